@@ -1,0 +1,24 @@
+/** Every tunable the provider uses, in one place. Documented in README "Configuration". */
+export const defaults = {
+  /** Sent as `PersistPassword: 0` when the input is omitted (see docs/decisions.md). */
+  persistPassword: false,
+  /** TCP + TLS handshake budget for one attempt. */
+  connectTimeoutMs: 10_000,
+  /** Wait for response headers, and then for the body, of one attempt. */
+  requestTimeoutMs: 30_000,
+  /** Budget for the whole create, retries included; `customTimeouts.create` overrides it. */
+  createTimeoutMs: 120_000,
+  /** Attempts for requests that provably created nothing (429, 503, connection refused). */
+  maxAttempts: 5,
+  /** First back-off delay; doubles per attempt, capped by maxRetryDelayMs. */
+  retryBaseDelayMs: 500,
+  maxRetryDelayMs: 20_000,
+  /** Same-origin 307/308 hops followed before giving up. */
+  maxRedirects: 3,
+  /** Larger answers are cut and treated as unusable. */
+  maxResponseBytes: 1024 * 1024,
+  /** Upper bound on userName length; the spec names none, so this only stops garbage. */
+  maxUserNameLength: 256,
+} as const;
+
+export type Defaults = typeof defaults;

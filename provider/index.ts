@@ -1,0 +1,7 @@
+// The program-side surface. Runtime code (undici, the HTTP client) is deliberately not
+// re-exported: programs never need it, and the plugin loads it through "./runtime".
+export { StorageUser, StorageUserArgs } from "./resource";
+export { defaults } from "./defaults";
+export * from "./errors";
+export type { CreatedUser, FtpConnection, S3Connection, SwiftConnection, Task } from "./response";
+export type { StorageUserOutputs } from "./runtime";

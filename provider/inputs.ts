@@ -1,0 +1,60 @@
+import { defaults } from "./defaults";
+
+/** The value the engine sends for inputs that are not known yet (during preview). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** Resolved inputs as the provider sees them in check/create. */
+export interface UserInputs {
+  userName: string;
+  persistPassword: boolean;
+  /** From the resource option customTimeouts.create; not a user-facing argument. */
+  __createTimeoutMs?: number;
+}
+
+/** Input names a StorageUser accepts; anything else is a typo worth failing on. */
+export const argNames = ["userName", "persistPassword"] as const;
+const internalNames = new Set(["__provider", "__createTimeoutMs"]);
+
+export interface Failure {
+  property: string;
+  reason: string;
+}
+
+/**
+ * The name rules are only those that keep a request well-formed: the spec states no length,
+ * character set or uniqueness rule for UserName (section 2.6), so the API has the final word.
+ */
+export function checkUserName(value: unknown): string | undefined {
+  if (value === UNKNOWN) return undefined;
+  if (typeof value !== "string") return `must be a string, got ${value === null ? "null" : typeof value}: pass userName: "app-prod"`;
+  if (value.length === 0) return `must not be empty: pass the login the storage user should have, e.g. "app-prod"`;
+  if (value.trim() === "") return "must not be whitespace only: pass a login such as \"app-prod\"";
+  if (value.trim() !== value) return `must not start or end with whitespace: use ${JSON.stringify(value.trim())}`;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value)) return "must not contain control characters or line breaks: remove them";
+  if (value.length > defaults.maxUserNameLength) return `is ${value.length} characters long; at most ${defaults.maxUserNameLength} are accepted: shorten it`;
+  return undefined;
+}
+
+export function checkPersistPassword(value: unknown): string | undefined {
+  if (value === undefined || value === UNKNOWN || typeof value === "boolean") return undefined;
+  return `must be true or false, got ${JSON.stringify(value)?.slice(0, 40) ?? typeof value}: pass persistPassword: true or leave it out (default ${defaults.persistPassword})`;
+}
+
+/** All failures for a set of inputs (used by check, and by the resource constructor for plain values). */
+export function validateInputs(news: Record<string, unknown>): Failure[] {
+  const failures: Failure[] = [];
+  for (const key of Object.keys(news)) {
+    if (!(argNames as readonly string[]).includes(key) && !internalNames.has(key)) {
+      failures.push({ property: key, reason: `is not a StorageUser argument: the arguments are ${argNames.join(", ")}` });
+    }
+  }
+  if (!("userName" in news)) failures.push({ property: "userName", reason: "is required: pass userName: \"app-prod\"" });
+  else {
+    const r = checkUserName(news.userName);
+    if (r) failures.push({ property: "userName", reason: r });
+  }
+  const p = checkPersistPassword(news.persistPassword);
+  if (p) failures.push({ property: "persistPassword", reason: p });
+  return failures;
+}

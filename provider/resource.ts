@@ -1,0 +1,156 @@
+import * as pulumi from "@pulumi/pulumi";
+import { ImportUnsupportedError, InvalidInputError } from "./errors";
+import { argNames, validateInputs } from "./inputs";
+import type { FtpConnection, S3Connection, SwiftConnection, Task } from "./response";
+
+export interface StorageUserArgs {
+  /** Requested login of the new user (request member `UserName`). Changing it creates a new user. */
+  userName: pulumi.Input<string>;
+  /**
+   * Request member `PersistPassword`, sent as 1 or 0. The spec gives it no meaning; changing
+   * it creates a new user.
+   * @default false
+   */
+  persistPassword?: pulumi.Input<boolean>;
+}
+
+/**
+ * The provider is serialized into state for every StorageUser, twice, and run from there by the
+ * plugin; it must capture nothing. Installed normally (under node_modules/), the provider *is*
+ * the runtime module's exports object, which the closure serializer writes as the one line
+ * `require("pulumi-storage-user/dist/provider/runtime")` (~0.3 KB). Loaded from elsewhere (a workspace
+ * symlink resolves outside node_modules) the module would be inlined by value, so a forwarding
+ * object is used instead (~2 KB). Either way the plugin loads the code by package name from the
+ * program's node_modules, so state written by one version runs on the next as long as
+ * `pulumi-storage-user/dist/provider/runtime` keeps its functions.
+ */
+const forwardingProvider: pulumi.dynamic.ResourceProvider = {
+  async configure(req) {
+    require("pulumi-storage-user/dist/provider/runtime").configure(req);
+  },
+  check(olds, news) {
+    return require("pulumi-storage-user/dist/provider/runtime").check(olds, news);
+  },
+  diff(id, olds, news) {
+    return require("pulumi-storage-user/dist/provider/runtime").diff(id, olds, news);
+  },
+  create(inputs) {
+    return require("pulumi-storage-user/dist/provider/runtime").create(inputs);
+  },
+  update(id, olds, news) {
+    return require("pulumi-storage-user/dist/provider/runtime").update(id, olds, news);
+  },
+  delete(id, props) {
+    return require("pulumi-storage-user/dist/provider/runtime").remove(id, props);
+  },
+};
+
+/** Exported for tests: which provider object a StorageUser hands to the serializer. */
+export function serializableProvider(runtimePath = require.resolve("./runtime")): pulumi.dynamic.ResourceProvider {
+  const underNodeModules = runtimePath.split(/[\\/]/).includes("node_modules");
+  return underNodeModules ? (require("./runtime") as pulumi.dynamic.ResourceProvider) : forwardingProvider;
+}
+
+/** Outputs holding credentials; encrypted in state and masked in CLI output. */
+const secretOutputs = ["name", "password", "swift", "s3", "ftp", "env", "ftpUrl"];
+
+/** "90s", "5m", "1h30m" (Pulumi's customTimeouts syntax) in ms. */
+function durationMs(text: string | undefined): number | undefined {
+  if (!text) return undefined;
+  const re = /(\d+(?:\.\d+)?)(ms|h|m|s)/g;
+  const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  let total = 0;
+  let consumed = 0;
+  for (const m of text.matchAll(re)) {
+    total += Number(m[1]) * unit[m[2]];
+    consumed += m[0].length;
+  }
+  if (consumed !== text.length || total <= 0) {
+    throw new InvalidInputError(`customTimeouts.create ${JSON.stringify(text)} is not a duration`, 'write it like "90s", "5m" or "1h30m"');
+  }
+  return total;
+}
+
+/**
+ * A user of the object-storage service, created through `POST {baseUrl}/storage/users`.
+ * The API can only create: see README "Lifecycle" for what replace, destroy, refresh and
+ * import do.
+ */
+export class StorageUser extends pulumi.dynamic.Resource {
+  /** The requested login, as sent. */
+  public readonly userName!: pulumi.Output<string>;
+  public readonly persistPassword!: pulumi.Output<boolean>;
+  /** The user's Id on the service; also the resource id. */
+  public readonly userId!: pulumi.Output<number>;
+  /** Account state at creation time (`New`). */
+  public readonly state!: pulumi.Output<string>;
+  /** Id of the StorageUserCreate task. */
+  public readonly creationTaskId!: pulumi.Output<number>;
+  public readonly tasks!: pulumi.Output<Task[]>;
+  public readonly swiftEndpoint!: pulumi.Output<string>;
+  public readonly s3Endpoint!: pulumi.Output<string>;
+  public readonly ftpHostName!: pulumi.Output<string>;
+  /** Secret: the login as the service returned it. */
+  public readonly name!: pulumi.Output<string>;
+  /** Secret. */
+  public readonly password!: pulumi.Output<string>;
+  /** Secret: Swift-style API connection. */
+  public readonly swift!: pulumi.Output<SwiftConnection>;
+  /** Secret: S3-compatible API connection. */
+  public readonly s3!: pulumi.Output<S3Connection>;
+  /** Secret: FTP connection. */
+  public readonly ftp!: pulumi.Output<FtpConnection>;
+  /** Secret: AWS_*, OS_* and FTP_* variables for applications. */
+  public readonly env!: pulumi.Output<Record<string, string>>;
+  /** Secret: ftp://login:password@host/ */
+  public readonly ftpUrl!: pulumi.Output<string>;
+
+  constructor(name: string, args: StorageUserArgs, opts?: pulumi.CustomResourceOptions) {
+    if (opts?.import !== undefined || opts?.id !== undefined) throw new ImportUnsupportedError(name);
+    if (args === null || typeof args !== "object") {
+      throw new InvalidInputError(`StorageUser '${name}' has no arguments`, 'pass { userName: "app-prod" }');
+    }
+    // Plain (already known) values are checked here, so a typo fails before anything else runs;
+    // Outputs are checked by the provider's check once they resolve.
+    const known = Object.fromEntries(Object.entries(args).filter(([, v]) => !pulumi.Output.isInstance(v) && !(v instanceof Promise)));
+    const failures = validateInputs(known).filter((f) => f.property !== "userName" || !("userName" in args) || "userName" in known);
+    if (failures.length > 0) {
+      throw new InvalidInputError(
+        `StorageUser '${name}' has invalid arguments: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`,
+        `accepted arguments are ${argNames.join(", ")}`,
+      );
+    }
+    const createTimeoutMs = durationMs(opts?.customTimeouts?.create);
+    super(
+      serializableProvider(),
+      name,
+      {
+        userName: args.userName,
+        persistPassword: args.persistPassword,
+        ...(createTimeoutMs === undefined ? {} : { __createTimeoutMs: createTimeoutMs }),
+        userId: undefined,
+        state: undefined,
+        creationTaskId: undefined,
+        tasks: undefined,
+        swiftEndpoint: undefined,
+        s3Endpoint: undefined,
+        ftpHostName: undefined,
+        name: undefined,
+        password: undefined,
+        swift: undefined,
+        s3: undefined,
+        ftp: undefined,
+        env: undefined,
+        ftpUrl: undefined,
+      },
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: secretOutputs }),
+      "storage",
+      "StorageUser",
+    );
+  }
+
+  /** Not supported: the API cannot return an existing user's credentials. Always throws. */
+  static get(name: string, _id: pulumi.Input<pulumi.ID>, _opts?: pulumi.CustomResourceOptions): never {
+    throw new ImportUnsupportedError(name);
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * The provider's behaviour, loaded with `require("pulumi-storage-user/dist/provider/runtime")` inside the
+ * serialized provider's methods (see resource.ts). This module path and these function
+ * signatures are a contract with every `__provider` already stored in users' state files:
+ * change them only compatibly.
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { defaults } from "./defaults";
+import { RecordedFailureError } from "./errors";
+import { createUser } from "./http";
+import { UNKNOWN, UserInputs, validateInputs } from "./inputs";
+import { CreatedUser } from "./response";
+import { configure as configureSettings, resolveBaseUrl, resolveSettings } from "./settings";
+
+/** Outputs as stored in state; secrecy is applied by the resource's additionalSecretOutputs. */
+export interface StorageUserOutputs {
+  userName: string;
+  persistPassword: boolean;
+  userId: number;
+  state: string;
+  creationTaskId?: number;
+  tasks: CreatedUser["tasks"];
+  swiftEndpoint: string;
+  s3Endpoint: string;
+  ftpHostName: string;
+  name: string;
+  password: string;
+  swift: CreatedUser["swift"];
+  s3: CreatedUser["s3"];
+  ftp: CreatedUser["ftp"];
+  /** Conventional environment variables for apps (README "App-ready outputs"). */
+  env: Record<string, string>;
+  /** ftp://login:password@host/ with both parts percent-encoded. */
+  ftpUrl: string;
+}
+
+/** Present in the state of a resource whose create did not end cleanly (see errors.ts). */
+interface FailureRecord {
+  code: string;
+  message: string;
+  at: string;
+}
+
+type Props = Record<string, unknown> & { __provider?: string; __failure?: FailureRecord };
+
+export function configure(req: dynamic.ConfigureRequest): void {
+  configureSettings(req.config);
+}
+
+export async function check(_olds: Props, news: Props): Promise<dynamic.CheckResult> {
+  const failures = validateInputs(news);
+  try {
+    resolveBaseUrl();
+  } catch (err) {
+    failures.push({ property: "storage:baseUrl", reason: (err as Error).message });
+  }
+  const inputs = { ...news, persistPassword: news.persistPassword ?? defaults.persistPassword };
+  return { inputs, failures };
+}
+
+const replaceable = ["userName", "persistPassword"] as const;
+
+export async function diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
+  const norm = (p: Props, k: (typeof replaceable)[number]) =>
+    k === "persistPassword" ? (p[k] ?? defaults.persistPassword) : p[k];
+  // There is no update call: any change of what was sent means a new user.
+  const replaces = replaceable.filter((k) => news[k] === UNKNOWN || norm(olds, k) !== norm(news, k));
+  return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
+}
+
+export function toOutputs(inputs: UserInputs, user: CreatedUser): StorageUserOutputs {
+  const { swift, s3, ftp } = user;
+  const ftpUrl = `ftp://${encodeURIComponent(ftp.login)}:${encodeURIComponent(ftp.password)}@${ftp.hostName}/`;
+  return {
+    userName: inputs.userName,
+    persistPassword: inputs.persistPassword,
+    userId: user.userId,
+    state: user.state,
+    ...(user.creationTaskId === undefined ? {} : { creationTaskId: user.creationTaskId }),
+    tasks: user.tasks,
+    swiftEndpoint: swift.endpoint,
+    s3Endpoint: s3.endpoint,
+    ftpHostName: ftp.hostName,
+    name: user.name,
+    password: user.password,
+    swift,
+    s3,
+    ftp,
+    env: {
+      AWS_ACCESS_KEY_ID: s3.accessKey,
+      AWS_SECRET_ACCESS_KEY: s3.secretKey,
+      AWS_ENDPOINT_URL_S3: s3.endpoint,
+      OS_AUTH_URL: swift.endpoint,
+      OS_TENANT_ID: swift.tenantId,
+      OS_PROJECT_ID: swift.tenantId,
+      OS_USERNAME: swift.accessKey,
+      OS_PASSWORD: swift.password,
+      FTP_HOST: ftp.hostName,
+      FTP_USER: ftp.login,
+      FTP_PASSWORD: ftp.password,
+      FTP_URL: ftpUrl,
+    },
+    ftpUrl,
+  } satisfies StorageUserOutputs;
+}
+
+function recordedProps(inputs: Props, failure: RecordedFailureError | Omit<FailureRecord, "at">, userId?: number): Props {
+  return {
+    userName: inputs.userName,
+    persistPassword: inputs.persistPassword,
+    __provider: inputs.__provider,
+    ...(userId === undefined ? {} : { userId }),
+    __failure: { code: failure.code, message: failure.message, at: new Date().toISOString() },
+  };
+}
+
+const replaceHint =
+  "run `pulumi up --replace <urn>` (urn from `pulumi stack --show-urns`) to create a new user, or `pulumi state delete <urn>` to forget this one";
+
+export async function create(raw: Props): Promise<dynamic.CreateResult> {
+  const inputs = raw as unknown as UserInputs & Props;
+  const { baseUrl, accessToken } = resolveSettings();
+  const budget = inputs.__createTimeoutMs ?? defaults.createTimeoutMs;
+  const outcome = await createUser({
+    baseUrl,
+    accessToken,
+    userName: inputs.userName,
+    persistPassword: inputs.persistPassword ?? defaults.persistPassword,
+    deadline: Date.now() + budget,
+  });
+
+  if (outcome.kind === "created") {
+    return { id: String(outcome.user.userId), outs: toOutputs(inputs, outcome.user) };
+  }
+  if (outcome.kind === "unusable" && outcome.userId !== undefined) {
+    const err = new RecordedFailureError(
+      "RESPONSE_UNUSABLE",
+      `storage user ${outcome.userId} ('${inputs.userName}') was created but the API's answer is unusable (${outcome.problems.join("; ")}); it is recorded in the stack so it is not created twice`,
+      `its credentials cannot be fetched again (the API has no read call): delete user ${outcome.userId} on the service, then ${replaceHint}`,
+      String(outcome.userId),
+      {},
+    );
+    Object.assign(err.properties, recordedProps(inputs, err, outcome.userId));
+    throw err;
+  }
+  const what =
+    outcome.kind === "unusable"
+      ? `the API answered success but the body is unusable and names no Id (${outcome.problems.join("; ")})`
+      : `the create request for '${inputs.userName}' was sent but no verdict came back (${outcome.detail})`;
+  const err = new RecordedFailureError(
+    "OUTCOME_UNKNOWN",
+    `${what}: a storage user '${inputs.userName}' may have been created; the stack records it as unconfirmed so the next up does not create a second one`,
+    `check on the service whether user '${inputs.userName}' exists and delete it or note its credentials, then ${replaceHint}`,
+    `unconfirmed-${Date.now().toString(36)}`,
+    {},
+    outcome.kind === "unknown" ? outcome.cause : undefined,
+  );
+  Object.assign(err.properties, recordedProps(inputs, err));
+  throw err;
+}
+
+/**
+ * Reached only for resources whose create failed after possibly creating a user (the engine
+ * retries an update on them), since diff never reports an in-place change.
+ */
+export async function update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
+  const failure = olds.__failure;
+  if (!failure) {
+    const { __provider: _p, ...outs } = olds;
+    return { outs };
+  }
+  const err = new RecordedFailureError(
+    failure.code as "OUTCOME_UNKNOWN" | "RESPONSE_UNUSABLE",
+    `StorageUser ${id} ('${String(olds.userName)}') is recorded from a create that did not finish cleanly on ${failure.at}: ${failure.message.replace(/^\[[A-Z_]+\] /, "")}`,
+    "Pulumi will not create it again on its own",
+    id,
+    { ...olds, __provider: news.__provider },
+  );
+  throw err;
+}
+
+/** The API has no delete call: the user stays on the service; say so, loudly and by name. */
+async function remove(id: string, props: Props): Promise<void> {
+  const who = `'${String(props.userName)}'`;
+  const message = props.__failure
+    ? `StorageUser ${who} (${id}) left the stack; it came from a create that did not finish cleanly, so a user ${who} may exist on the storage service: check and delete it there`
+    : `StorageUser ${who} (id ${id}) left the stack but still exists on the storage service, which has no delete call: delete user ${id} there if it is no longer needed`;
+  console.warn(`warning: ${message}`);
+}
+
+// `delete` is a reserved word, so it can only be exported under an alias. Older serialized
+// providers call `remove`; keep both.
+export { remove as delete, remove };

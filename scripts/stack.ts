@@ -1,0 +1,203 @@
+/**
+ * Throwaway Pulumi stacks on the real CLI, fully offline: a file:// backend and PULUMI_HOME in
+ * a temp dir, a passphrase secrets provider, no update checks, no plugin downloads. Used by
+ * the tests, the demo and the benchmarks.
+ */
+import { ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+export const repoRoot: string = (() => {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const pkg = path.join(dir, "package.json");
+    if (fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, "utf8")).name === "pulumi-storage-user") return dir;
+  }
+  throw new Error(`pulumi-storage-user root not found above ${__dirname}`);
+})();
+
+let cliDir: string | undefined;
+
+/**
+ * Directory holding the pinned `pulumi` binary (built on first use by tools/pulumi-cli) and,
+ * beside it, `pulumi-resource-pulumi-nodejs` from @pulumi/pulumi, where the official installer
+ * puts it. That script resolves @pulumi/pulumi from the program's directory, so one copy serves
+ * every program; next to the binary the CLI takes it as bundled, without an ambient-plugin warning.
+ */
+export function locateCli(): string {
+  if (cliDir) return cliDir;
+  const dir =
+    process.env.PULUMI_STORAGE_USER_CLI_DIR ||
+    execFileSync("bash", [path.join(repoRoot, "tools", "pulumi-cli", "build.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
+      .trim()
+      .split("\n")
+      .pop()!;
+  const plugin = path.join(dir, "pulumi-resource-pulumi-nodejs");
+  if (!fs.existsSync(plugin)) {
+    const shipped = path.join(path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [repoRoot] })), "pulumi-resource-pulumi-nodejs");
+    fs.copyFileSync(shipped, `${plugin}.tmp${process.pid}`);
+    fs.chmodSync(`${plugin}.tmp${process.pid}`, 0o755);
+    fs.renameSync(`${plugin}.tmp${process.pid}`, plugin);
+  }
+  return (cliDir = dir);
+}
+
+export function cliVersion(): string {
+  return execFileSync(path.join(locateCli(), "pulumi"), ["version"], { encoding: "utf8" }).trim();
+}
+
+const launcher = path.join(repoRoot, "dist", "scripts", "pulumi-launcher.js");
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout and stderr together, in arrival order. */
+  output: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  /** Called as output arrives; may signal the child (e.g. SIGINT mid-run). */
+  onOutput?: (soFar: string, child: ChildProcess) => void;
+}
+
+export interface StackOptions {
+  /** Directory with Pulumi.yaml. */
+  programDir: string;
+  /** Plain config, `key: value` (namespaced keys like storage:baseUrl, or project keys). */
+  config?: Record<string, string>;
+  /** Config set with --secret. */
+  secrets?: Record<string, string>;
+  /** Extra environment for every command (e.g. STORAGE_ACCESS_TOKEN, NODE_EXTRA_CA_CERTS). */
+  env?: Record<string, string | undefined>;
+  stackName?: string;
+}
+
+export class TestStack {
+  readonly passphrase = randomBytes(16).toString("hex");
+  private constructor(
+    readonly programDir: string,
+    readonly stackName: string,
+    readonly workDir: string,
+    private readonly env: Record<string, string | undefined>,
+  ) {}
+
+  static async create(opts: StackOptions): Promise<TestStack> {
+    const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "psu-stack-"));
+    fs.mkdirSync(path.join(workDir, "backend"));
+    fs.mkdirSync(path.join(workDir, "home"));
+    const stackName = opts.stackName ?? `t${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
+    const stack = new TestStack(path.resolve(opts.programDir), stackName, workDir, opts.env ?? {});
+    await stack.must(["stack", "init", stackName]);
+    for (const [k, v] of Object.entries(opts.config ?? {})) await stack.must(["config", "set", "--path", k, v]);
+    for (const [k, v] of Object.entries(opts.secrets ?? {})) await stack.must(["config", "set", "--secret", k, v]);
+    return stack;
+  }
+
+  /** The offline environment every command of this stack runs with. */
+  baseEnv(): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    // A developer's own storage settings must not leak into tests.
+    delete env.STORAGE_ACCESS_TOKEN;
+    delete env.STORAGE_API_URL;
+    Object.assign(env, {
+      PULUMI_BACKEND_URL: `file://${path.join(this.workDir, "backend")}`,
+      PULUMI_HOME: path.join(this.workDir, "home"),
+      PULUMI_CONFIG_PASSPHRASE: this.passphrase,
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_SKIP_CONFIRMATIONS: "true",
+      PULUMI_STORAGE_USER_CLI_DIR: locateCli(),
+      NO_COLOR: "1",
+    });
+    for (const [k, v] of Object.entries(this.env)) {
+      if (v === undefined) delete env[k];
+      else env[k] = v;
+    }
+    return env;
+  }
+
+  run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+    const env = this.baseEnv();
+    for (const [k, v] of Object.entries(opts.env ?? {})) {
+      if (v === undefined) delete env[k];
+      else env[k] = v;
+    }
+    const withStack = args[0] === "stack" && args[1] === "init" ? args : [...args, "--stack", this.stackName];
+    const child = spawn(process.execPath, [launcher, ...withStack, "--color", "never"], {
+      cwd: this.programDir,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    let output = "";
+    const onData = (which: "out" | "err") => (chunk: Buffer) => {
+      const text = chunk.toString("utf8");
+      if (which === "out") stdout += text;
+      else stderr += text;
+      output += text;
+      opts.onOutput?.(output, child);
+    };
+    child.stdout.on("data", onData("out"));
+    child.stderr.on("data", onData("err"));
+    return new Promise((resolve) => child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr, output })));
+  }
+
+  async must(args: string[], opts?: RunOptions): Promise<RunResult> {
+    const r = await this.run(args, opts);
+    if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${r.code}:\n${r.output}`);
+    return r;
+  }
+
+  up(extra: string[] = [], opts?: RunOptions) {
+    return this.run(["up", "--yes", "--non-interactive", "--skip-preview", ...extra], opts);
+  }
+  preview(extra: string[] = [], opts?: RunOptions) {
+    return this.run(["preview", "--non-interactive", ...extra], opts);
+  }
+  refresh(extra: string[] = [], opts?: RunOptions) {
+    return this.run(["refresh", "--yes", "--non-interactive", "--skip-preview", ...extra], opts);
+  }
+  destroy(extra: string[] = [], opts?: RunOptions) {
+    return this.run(["destroy", "--yes", "--non-interactive", "--skip-preview", ...extra], opts);
+  }
+
+  /** `pulumi stack export` parsed: the checkpoint as the engine holds it (secrets encrypted). */
+  async exportState(): Promise<{ deployment: { resources?: Array<Record<string, any>> } }> {
+    return JSON.parse((await this.must(["stack", "export"])).stdout);
+  }
+
+  /** The raw state file of the file:// backend, byte for byte. */
+  stateFileText(): string {
+    const found: string[] = [];
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (e.name === `${this.stackName}.json`) found.push(p);
+      }
+    };
+    walk(path.join(this.workDir, "backend"));
+    return found.map((f) => fs.readFileSync(f, "utf8")).join("\n");
+  }
+
+  async outputs(showSecrets = false): Promise<Record<string, any>> {
+    const r = await this.must(["stack", "output", "--json", ...(showSecrets ? ["--show-secrets"] : [])]);
+    return JSON.parse(r.stdout);
+  }
+
+  /** Resources of a type in the exported state. */
+  async resources(type = "pulumi-nodejs:dynamic/storage:StorageUser"): Promise<Array<Record<string, any>>> {
+    return ((await this.exportState()).deployment.resources ?? []).filter((r) => r.type === type);
+  }
+
+  /** Removes the stack (whatever its resources) and every file it made. */
+  async dispose(): Promise<void> {
+    await this.run(["stack", "rm", "--force", "--yes"]);
+    fs.rmSync(path.join(this.programDir, `Pulumi.${this.stackName}.yaml`), { force: true });
+    fs.rmSync(this.workDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * `npm run api [-- --port 8080 --latency 50 --rate 20]`: the local storage API, standalone.
+ * The token comes from STORAGE_ACCESS_TOKEN; without it one is generated and printed once,
+ * since this is a development server and you need it to configure a stack.
+ */
+import { randomBytes } from "node:crypto";
+import { parseArgs } from "node:util";
+import { startApiServer } from "./api-server";
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      port: { type: "string", default: "0" },
+      latency: { type: "string", default: "0" },
+      rate: { type: "string" },
+    },
+  });
+  const given = process.env.STORAGE_ACCESS_TOKEN;
+  const token = given || randomBytes(24).toString("base64url");
+  const server = await startApiServer({
+    token,
+    port: Number(values.port),
+    latencyMs: Number(values.latency),
+    ...(values.rate ? { rateLimit: { perSecond: Number(values.rate) } } : {}),
+  });
+  console.log(`storage API listening on ${server.url} (POST ${server.url}/storage/users)`);
+  if (!given) console.log(`generated token (set it with: pulumi config set --secret storage:accessToken ...): ${token}`);
+  const stop = () => server.close().then(() => process.exit(0));
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
