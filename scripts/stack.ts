@@ -73,23 +73,28 @@ export interface StackOptions {
   /** Extra environment for every command (e.g. STORAGE_ACCESS_TOKEN, NODE_EXTRA_CA_CERTS). */
   env?: Record<string, string | undefined>;
   stackName?: string;
+  /** Use that stack's backend, PULUMI_HOME and passphrase (for StackReference between stacks). */
+  shareBackendWith?: TestStack;
 }
 
 export class TestStack {
-  readonly passphrase = randomBytes(16).toString("hex");
   private constructor(
     readonly programDir: string,
     readonly stackName: string,
     readonly workDir: string,
     private readonly env: Record<string, string | undefined>,
+    readonly passphrase: string,
+    private readonly ownsWorkDir: boolean,
   ) {}
 
   static async create(opts: StackOptions): Promise<TestStack> {
-    const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "psu-stack-"));
-    fs.mkdirSync(path.join(workDir, "backend"));
-    fs.mkdirSync(path.join(workDir, "home"));
+    const shared = opts.shareBackendWith;
+    const workDir = shared?.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "psu-stack-"));
+    fs.mkdirSync(path.join(workDir, "backend"), { recursive: true });
+    fs.mkdirSync(path.join(workDir, "home"), { recursive: true });
     const stackName = opts.stackName ?? `t${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
-    const stack = new TestStack(path.resolve(opts.programDir), stackName, workDir, opts.env ?? {});
+    const passphrase = shared?.passphrase ?? randomBytes(16).toString("hex");
+    const stack = new TestStack(path.resolve(opts.programDir), stackName, workDir, opts.env ?? {}, passphrase, !shared);
     await stack.must(["stack", "init", stackName]);
     for (const [k, v] of Object.entries(opts.config ?? {})) await stack.must(["config", "set", "--path", k, v]);
     for (const [k, v] of Object.entries(opts.secrets ?? {})) await stack.must(["config", "set", "--secret", k, v]);
@@ -198,6 +203,6 @@ export class TestStack {
   async dispose(): Promise<void> {
     await this.run(["stack", "rm", "--force", "--yes"]);
     fs.rmSync(path.join(this.programDir, `Pulumi.${this.stackName}.yaml`), { force: true });
-    fs.rmSync(this.workDir, { recursive: true, force: true });
+    if (this.ownsWorkDir) fs.rmSync(this.workDir, { recursive: true, force: true });
   }
 }
