@@ -8,8 +8,10 @@ export const defaults = {
   requestTimeoutMs: 30_000,
   /** Budget for the whole create, retries included; `customTimeouts.create` overrides it. */
   createTimeoutMs: 120_000,
-  /** Attempts for requests that provably created nothing (429, 503, connection refused). */
-  maxAttempts: 5,
+  /** Attempts after 429/503 (the API said it did nothing); the time budget usually ends them first. */
+  maxAttempts: 20,
+  /** Attempts after a failed connection: a dead endpoint should fail in seconds, not minutes. */
+  maxUnsentAttempts: 4,
   /** First back-off delay; doubles per attempt, capped by maxRetryDelayMs. */
   retryBaseDelayMs: 500,
   maxRetryDelayMs: 20_000,

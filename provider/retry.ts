@@ -8,12 +8,14 @@ export type AttemptOutcome = number | "unsent";
 
 export interface RetryPolicy {
   maxAttempts: number;
+  maxUnsentAttempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
 }
 
 export const defaultRetryPolicy: RetryPolicy = {
   maxAttempts: defaults.maxAttempts,
+  maxUnsentAttempts: defaults.maxUnsentAttempts,
   baseDelayMs: defaults.retryBaseDelayMs,
   maxDelayMs: defaults.maxRetryDelayMs,
 };
@@ -34,7 +36,8 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
 
 /**
  * Delay before attempt `attempt + 1`, or "stop". Pure: the caller supplies the clock and the
- * jitter source. A server-given Retry-After is honoured as a lower bound, even above maxDelayMs;
+ * jitter source. A server-given Retry-After is honoured as a lower bound, even above maxDelayMs,
+ * plus jitter so that parallel creates told the same Retry-After do not return in lockstep;
  * the caller stops when the delay would overrun its time budget.
  */
 export function nextDelay(
@@ -45,10 +48,11 @@ export function nextDelay(
   now: number = Date.now(),
   random: () => number = Math.random,
 ): number | "stop" {
-  if (!isRetryable(outcome) || attempt >= policy.maxAttempts) return "stop";
+  if (!isRetryable(outcome)) return "stop";
+  if (attempt >= (outcome === "unsent" ? policy.maxUnsentAttempts : policy.maxAttempts)) return "stop";
   const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   // Half fixed, half jitter: spreads a fleet of parallel creates without ever going below half.
   const jittered = backoff / 2 + random() * (backoff / 2);
   const asked = parseRetryAfter(retryAfter, now);
-  return Math.round(asked === undefined ? jittered : Math.max(asked, jittered / 4));
+  return Math.round(asked === undefined ? jittered : asked + random() * Math.max(policy.baseDelayMs, asked / 2));
 }
