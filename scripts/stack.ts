@@ -171,8 +171,8 @@ export class TestStack {
   }
 
   /** `pulumi stack export` parsed: the checkpoint as the engine holds it (secrets encrypted). */
-  async exportState(): Promise<{ deployment: { resources?: Array<Record<string, any>> } }> {
-    return JSON.parse((await this.must(["stack", "export"])).stdout);
+  async exportState(showSecrets = false): Promise<{ deployment: { resources?: Array<Record<string, any>> } }> {
+    return JSON.parse((await this.must(["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])])).stdout);
   }
 
   /** The raw state file of the file:// backend, byte for byte. */
@@ -195,8 +195,8 @@ export class TestStack {
   }
 
   /** Resources of a type in the exported state. */
-  async resources(type = "pulumi-nodejs:dynamic/storage:StorageUser"): Promise<Array<Record<string, any>>> {
-    return ((await this.exportState()).deployment.resources ?? []).filter((r) => r.type === type);
+  async resources(type = "pulumi-nodejs:dynamic/storage:StorageUser", showSecrets = false): Promise<Array<Record<string, any>>> {
+    return ((await this.exportState(showSecrets)).deployment.resources ?? []).filter((r) => r.type === type);
   }
 
   /** Removes the stack (whatever its resources) and every file it made. */

@@ -1,0 +1,310 @@
+// The provider's methods, in-process, against the real local API server: wire format, retries,
+// error codes and the partial-failure records. The real CLI path is covered by the e2e files.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { RecordedFailureError, StorageUserError } from "../provider/errors";
+import * as runtime from "../provider/runtime";
+import { configure } from "../provider/settings";
+import { ApiServer, startApiServer } from "../server/api-server";
+
+const token = "client-test-token-42";
+let api: ApiServer;
+const PROVIDER = "exports.handler = () => ({});";
+
+const useConfig = (values: Record<string, string | undefined>) => configure({ get: (k) => values[k] });
+const inputs = (extra: Record<string, unknown> = {}) => ({ userName: "app-prod", persistPassword: false, __provider: PROVIDER, ...extra });
+
+async function failure(p: Promise<unknown>): Promise<StorageUserError> {
+  const err = await p.then(
+    () => undefined,
+    (e) => e,
+  );
+  expect(err, "expected the call to fail").toBeInstanceOf(StorageUserError);
+  return err as StorageUserError;
+}
+
+beforeAll(async () => void (api = await startApiServer({ token })));
+afterAll(() => api.close());
+beforeEach(() => useConfig({ "storage:baseUrl": api.url, "storage:accessToken": token }));
+let n = 0;
+const fresh = () => `user-${process.pid}-${++n}`;
+
+describe("create on success", () => {
+  test("sends exactly the spec's request and maps every field", async () => {
+    const userName = fresh();
+    const before = api.requests.length;
+    const res = await runtime.create(inputs({ userName }));
+    const sent = api.requests[before];
+    expect(sent).toMatchObject({ method: "POST", path: "/storage/users", contentType: "application/json", authorized: true });
+    expect(JSON.parse(sent.body)).toEqual({ UserName: userName, PersistPassword: 0 });
+
+    const u = api.users.find((x) => x.Name === userName)!;
+    expect(res.id).toBe(String(u.Id));
+    const outs = res.outs as runtime.StorageUserOutputs;
+    expect(outs).toMatchObject({
+      userName,
+      persistPassword: false,
+      userId: u.Id,
+      name: userName,
+      password: u.Password,
+      state: "New",
+      creationTaskId: u.Tasks[0].Id,
+      swift: { endpoint: u.SwiftApiConnection.Endpoint, tenantId: u.SwiftApiConnection.TenantId, accessKey: u.SwiftApiConnection.AccessKey, password: u.SwiftApiConnection.Password },
+      s3: { endpoint: u.S3Connection.Endpoint, accessKey: u.S3Connection.AccessKey, secretKey: u.S3Connection.SecretKey },
+      ftp: { hostName: u.FtpConnection.HostName, login: u.FtpConnection.Login, password: u.FtpConnection.Password },
+      swiftEndpoint: u.SwiftApiConnection.Endpoint,
+      s3Endpoint: u.S3Connection.Endpoint,
+      ftpHostName: u.FtpConnection.HostName,
+    });
+    expect(outs.tasks).toEqual([{ id: u.Tasks[0].Id, progressPercent: 0, type: "StorageUserCreate", state: "New", startDate: u.Tasks[0].StartDate }]);
+    expect(outs.env.AWS_SECRET_ACCESS_KEY).toBe(u.S3Connection.SecretKey);
+    expect(JSON.parse(JSON.stringify(outs))).toEqual(outs); // plain JSON only: the plugin rejects anything else
+  });
+
+  test("persistPassword true is sent as 1", async () => {
+    const userName = fresh();
+    await runtime.create(inputs({ userName, persistPassword: true }));
+    expect(api.users.find((x) => x.Name === userName)!.PersistPassword).toBe(1);
+  });
+
+  test("tolerates what a careful client should: 201, Id as a string, Tasks as one object, unknown fields", async () => {
+    const userName = fresh();
+    api.inject({ kind: "reshape", transform: (u) => ({ ...u, Id: String(u.Id), Tasks: u.Tasks[0], Extra: { nested: true } }) });
+    const res = await runtime.create(inputs({ userName }));
+    const u = api.users.find((x) => x.Name === userName)!;
+    expect(res.id).toBe(String(u.Id));
+    expect((res.outs as runtime.StorageUserOutputs).creationTaskId).toBe(u.Tasks[0].Id);
+  });
+});
+
+describe("retries only what created nothing", () => {
+  test("429 with Retry-After, then success: one user, two POSTs", async () => {
+    const userName = fresh();
+    const before = api.createAttempts;
+    api.inject({ kind: "status", status: 429, retryAfter: "1" });
+    const started = Date.now();
+    await runtime.create(inputs({ userName }));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000); // Retry-After honoured
+    expect(api.createAttempts - before).toBe(2);
+    expect(api.users.filter((x) => x.Name === userName)).toHaveLength(1);
+  });
+
+  test("503 twice, then success", async () => {
+    const before = api.createAttempts;
+    api.inject({ kind: "status", status: 503 }, { kind: "status", status: 503 });
+    await runtime.create(inputs({ userName: fresh() }));
+    expect(api.createAttempts - before).toBe(3);
+  });
+
+  test("429 beyond the time budget: RETRIES_EXHAUSTED, nothing created", async () => {
+    const before = { attempts: api.createAttempts, users: api.users.length };
+    api.inject(...Array.from({ length: 10 }, () => ({ kind: "status" as const, status: 429, retryAfter: "1" })));
+    const err = await failure(runtime.create(inputs({ userName: fresh(), __createTimeoutMs: 2500 })));
+    expect(err.code).toBe("RETRIES_EXHAUSTED");
+    expect(err.message).toMatch(/HTTP 429 \(Retry-After: 1\)/);
+    expect(api.users.length).toBe(before.users);
+    const attempts = api.createAttempts - before.attempts;
+    expect(attempts).toBeGreaterThanOrEqual(2);
+    expect(attempts).toBeLessThanOrEqual(3);
+    await drainFaults();
+  });
+
+  test("connection refused: a few quick attempts, then UNREACHABLE", async () => {
+    const closed = await startApiServer({ token });
+    const url = closed.url;
+    await closed.close();
+    useConfig({ "storage:baseUrl": url, "storage:accessToken": token });
+    const err = await failure(runtime.create(inputs({ userName: fresh() })));
+    expect(err.code).toBe("UNREACHABLE");
+    expect(err.message).toContain("ECONNREFUSED");
+    expect(err.message).toContain("after 4 attempt(s)");
+  });
+});
+
+/** Consumes faults left over by a test that stopped early, so they do not leak into the next. */
+async function drainFaults() {
+  for (let i = 0; i < 12; i++) await fetch(`${api.url}/storage/users`, { method: "POST", headers: { authorization: token, "content-type": "application/json" }, body: "{}" });
+}
+
+describe("sent but unanswered: recorded, never retried", () => {
+  test.each([
+    ["a dropped connection after the user was stored", { kind: "drop", after: "create" }, 1],
+    ["a dropped connection before anything was stored", { kind: "drop", after: "nothing" }, 0],
+    ["HTTP 500", { kind: "status", status: 500 }, 0],
+    ["HTTP 502 from a gateway after the user was stored", { kind: "status", status: 502, create: true }, 1],
+    ["a success body that is not JSON and names no Id", { kind: "garbled", withId: false }, 1],
+  ] as const)("%s -> OUTCOME_UNKNOWN, unconfirmed record", async (_what, fault, created) => {
+    const userName = fresh();
+    const before = { attempts: api.createAttempts, users: api.users.length };
+    api.inject(fault);
+    const err = await failure(runtime.create(inputs({ userName })));
+    expect(err).toBeInstanceOf(RecordedFailureError);
+    const rec = err as RecordedFailureError;
+    expect(rec.code).toBe("OUTCOME_UNKNOWN");
+    expect(rec.message).toContain(`may have been created`);
+    expect(rec.message).toContain("pulumi up --replace");
+    expect(rec.id).toMatch(/^unconfirmed-/);
+    expect(rec.properties).toMatchObject({ userName, persistPassword: false, __provider: PROVIDER, __failure: { code: "OUTCOME_UNKNOWN" } });
+    expect(Object.keys(rec.properties).sort()).toEqual(["__failure", "__provider", "persistPassword", "userName"]);
+    expect(api.createAttempts - before.attempts).toBe(1);
+    expect(api.users.length - before.users).toBe(created);
+  });
+
+  test("a response slower than the budget", async () => {
+    api.inject({ kind: "slow", ms: 3000 });
+    const err = await failure(runtime.create(inputs({ userName: fresh(), __createTimeoutMs: 800 })));
+    expect(err.code).toBe("OUTCOME_UNKNOWN");
+  });
+});
+
+describe("created but unusable: recorded under the real Id", () => {
+  test.each([
+    ["a body cut mid-way", { kind: "garbled", withId: true }, "the body is not valid JSON"],
+    ["a missing secret key", { kind: "incomplete", omit: ["S3Connection.SecretKey"] }, "S3Connection.SecretKey is missing"],
+    ["a missing connection", { kind: "incomplete", omit: ["FtpConnection"] }, "FtpConnection is missing"],
+    ["an oversized body", { kind: "oversized", bytes: 2_000_000 }, "larger than 1048576 bytes"],
+  ] as const)("%s -> RESPONSE_UNUSABLE", async (_what, fault, problem) => {
+    const userName = fresh();
+    api.inject(fault);
+    const err = (await failure(runtime.create(inputs({ userName })))) as RecordedFailureError;
+    const u = api.users.find((x) => x.Name === userName)!;
+    expect(err.code).toBe("RESPONSE_UNUSABLE");
+    expect(err.message).toContain(problem);
+    expect(err.id).toBe(String(u.Id));
+    expect(err.properties).toMatchObject({ userId: u.Id, userName, __provider: PROVIDER });
+    expect(JSON.stringify(err.properties)).not.toContain(u.Password);
+  });
+
+  test("update of a recorded resource fails again without a request; a clean one passes through", async () => {
+    const before = api.createAttempts;
+    const recorded = { userName: "x", persistPassword: false, __provider: "old", __failure: { code: "OUTCOME_UNKNOWN", message: "[OUTCOME_UNKNOWN] lost", at: "2026-01-01T00:00:00Z" } };
+    const err = (await failure(runtime.update("unconfirmed-1", recorded, { ...recorded, __provider: "new" }))) as RecordedFailureError;
+    expect(err.id).toBe("unconfirmed-1");
+    expect(err.properties.__provider).toBe("new");
+    expect(err.message).toContain("will not create it again");
+    const clean = await runtime.update("7", { userName: "x", userId: 7, __provider: "old" }, { userName: "x", __provider: "new" });
+    expect(clean.outs).toEqual({ userName: "x", userId: 7 });
+    expect(api.createAttempts).toBe(before);
+  });
+});
+
+describe("definite refusals name the fix", () => {
+  test.each([
+    ["401", { kind: "status", status: 401 }, "UNAUTHORIZED", "storage:accessToken"],
+    ["403", { kind: "status", status: 403 }, "UNAUTHORIZED", "storage:accessToken"],
+    ["404", { kind: "status", status: 404 }, "ENDPOINT_NOT_FOUND", "storage:baseUrl"],
+    ["409", { kind: "status", status: 409, body: '{"error":{"message":"taken"}}' }, "NAME_TAKEN", "choose another userName"],
+    ["400", { kind: "status", status: 400, body: '{"error":{"message":"UserName too odd"}}' }, "REJECTED", "UserName too odd"],
+    ["422 as plain text", { kind: "status", status: 422, body: "nope, not like that" }, "REJECTED", "nope, not like that"],
+    ["301", { kind: "redirect", status: 301, location: "/storage/users" }, "REDIRECT_REFUSED", "POST into a GET"],
+  ] as const)("%s", async (_what, fault, code, hint) => {
+    const before = api.users.length;
+    api.inject(fault);
+    const err = await failure(runtime.create(inputs({ userName: fresh() })));
+    expect(err.code).toBe(code);
+    expect(err.message).toContain(hint);
+    expect(err.message).toContain("nothing was created");
+    expect(api.users.length).toBe(before);
+  });
+
+  test("the real server's own 409 and 403", async () => {
+    const userName = fresh();
+    await runtime.create(inputs({ userName }));
+    expect((await failure(runtime.create(inputs({ userName })))).code).toBe("NAME_TAKEN");
+    useConfig({ "storage:baseUrl": api.url, "storage:accessToken": "wrong-token" });
+    expect((await failure(runtime.create(inputs({ userName: fresh() })))).code).toBe("UNAUTHORIZED");
+  });
+
+  test("an API error that echoes the token is redacted", async () => {
+    api.inject({ kind: "status", status: 400, body: JSON.stringify({ error: { message: `bad header Authorization: ${token}` } }) });
+    const err = await failure(runtime.create(inputs({ userName: fresh() })));
+    expect(err.message).not.toContain(token);
+    expect(err.message).toContain("[redacted]");
+  });
+
+  test("same-origin 307 is followed; another origin never sees the token", async () => {
+    const userName = fresh();
+    api.inject({ kind: "redirect", status: 307, location: "/storage/users" });
+    await runtime.create(inputs({ userName }));
+    expect(api.users.filter((u) => u.Name === userName)).toHaveLength(1);
+
+    const other = await startApiServer({ token });
+    try {
+      api.inject({ kind: "redirect", status: 307, location: `${other.url}/storage/users` });
+      const err = await failure(runtime.create(inputs({ userName: fresh() })));
+      expect(err.code).toBe("REDIRECT_REFUSED");
+      expect(err.message).toContain("another origin");
+      expect(other.requests).toHaveLength(0);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("configuration", () => {
+  afterEach(() => {
+    delete process.env.STORAGE_API_URL;
+    delete process.env.STORAGE_ACCESS_TOKEN;
+  });
+
+  test("stack config wins over the environment; the environment fills gaps", async () => {
+    process.env.STORAGE_API_URL = "http://127.0.0.1:1";
+    process.env.STORAGE_ACCESS_TOKEN = token;
+    useConfig({ "storage:baseUrl": api.url });
+    const res = await runtime.create(inputs({ userName: fresh() }));
+    expect(res.id).toMatch(/^\d+$/);
+  });
+
+  test("no token: CONFIG_MISSING before any request", async () => {
+    const before = api.requests.length;
+    useConfig({ "storage:baseUrl": api.url });
+    const err = await failure(runtime.create(inputs({ userName: fresh() })));
+    expect(err.code).toBe("CONFIG_MISSING");
+    expect(err.message).toContain("pulumi config set --secret storage:accessToken");
+    expect(api.requests.length).toBe(before);
+  });
+
+  test.each([
+    ["http://storage.example.com", "plain http://"],
+    ["https://user:pw@storage.example.com", "user info"],
+    ["https://storage.example.com/?x=1", "query"],
+    ["ftp://storage.example.com", "ftp:"],
+    ["storage.example.com", "not an absolute URL"],
+  ])("check rejects baseUrl %s", async (baseUrl, why) => {
+    useConfig({ "storage:baseUrl": baseUrl });
+    const { failures } = await runtime.check({}, inputs());
+    expect(failures).toHaveLength(1);
+    expect(failures![0].property).toBe("storage:baseUrl");
+    expect(failures![0].reason).toContain(why);
+  });
+
+  test("check needs no token and fills the persistPassword default", async () => {
+    useConfig({ "storage:baseUrl": "https://storage.example.com/api" });
+    const { inputs: checked, failures } = await runtime.check({}, { userName: "a", __provider: PROVIDER });
+    expect(failures).toEqual([]);
+    expect(checked).toEqual({ userName: "a", persistPassword: false, __provider: PROVIDER });
+  });
+});
+
+describe("diff", () => {
+  const old = { userName: "a", persistPassword: false, userId: 1, __provider: "v1" };
+  test.each([
+    ["nothing changed, provider code changed (an upgrade)", { userName: "a", persistPassword: false, __provider: "v2" }, []],
+    ["persistPassword left out = its default", { userName: "a", __provider: "v1" }, []],
+    ["userName changed", { userName: "b", persistPassword: false, __provider: "v1" }, ["userName"]],
+    ["persistPassword changed", { userName: "a", persistPassword: true, __provider: "v1" }, ["persistPassword"]],
+    ["userName unknown during preview", { userName: "04da6b54-80e4-46f7-96ec-b56ff0331ba9", __provider: "v1" }, ["userName"]],
+  ])("%s", async (_what, news, replaces) => {
+    expect(await runtime.diff("1", old, news)).toEqual({ changes: replaces.length > 0, replaces, deleteBeforeReplace: false });
+  });
+});
+
+test("the serialized provider is the runtime module under node_modules, a forwarding object elsewhere", () => {
+  // The compiled modules, as the program loads them (`npm test` builds first).
+  const { serializableProvider } = require("../dist/provider/resource");
+  const compiledRuntime = require("../dist/provider/runtime");
+  const inNodeModules = serializableProvider("/srv/app/node_modules/pulumi-storage-user/dist/provider/runtime.js");
+  expect(inNodeModules).toBe(compiledRuntime);
+  const linked = serializableProvider("/home/dev/pulumi-storage-user/dist/provider/runtime.js");
+  expect(linked).not.toBe(compiledRuntime);
+  expect(String(linked.create)).toContain('require("pulumi-storage-user/dist/provider/runtime")');
+});

@@ -1,0 +1,149 @@
+// What preview, up, refresh, replace, destroy and import do for a create-only API, through the
+// real CLI on the root program (Pulumi.yaml at the repo root).
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ApiServer, startApiServer } from "../server/api-server";
+import { TestStack } from "../scripts/stack";
+
+const token = "lifecycle-token-9c1e7f";
+let api: ApiServer;
+beforeAll(async () => void (api = await startApiServer({ token })));
+afterAll(() => api.close());
+
+describe("the life of one user", () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await TestStack.create({
+      programDir: ".",
+      config: { "storage:baseUrl": api.url, "users[0].name": "app", "users[0].userName": "life-a" },
+    });
+  });
+  afterAll(() => stack.dispose());
+
+  test("preview needs no token and calls no API", async () => {
+    const r = await stack.preview();
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toMatch(/\+\s+pulumi-nodejs:dynamic\/storage:StorageUser app create/);
+    expect(api.requests).toHaveLength(0);
+  });
+
+  test("up without a token fails before any request, and records nothing", async () => {
+    const r = await stack.up();
+    expect(r.code).not.toBe(0);
+    expect(r.output).toContain("[CONFIG_MISSING] no storage API access token is configured");
+    expect(api.requests).toHaveLength(0);
+    expect(await stack.resources()).toHaveLength(0);
+  });
+
+  test("up creates exactly one user; its id is the user's Id", async () => {
+    await stack.must(["config", "set", "--secret", "storage:accessToken", token]);
+    const r = await stack.up();
+    expect(r.code, r.output).toBe(0);
+    expect(api.users.map((u) => u.Name)).toEqual(["life-a"]);
+    const [res] = await stack.resources();
+    expect(res.id).toBe(String(api.users[0].Id));
+    const summary = (await stack.outputs()).summary;
+    expect(summary).toEqual([
+      expect.objectContaining({ userName: "life-a", userId: api.users[0].Id, state: "New", creationTaskId: api.users[0].Tasks[0].Id }),
+    ]);
+  });
+
+  test("a second up is a no-op: no request, nothing changed", async () => {
+    const before = api.createAttempts;
+    const r = await stack.up();
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toMatch(/2 unchanged/);
+    expect(api.createAttempts).toBe(before);
+  });
+
+  test("refresh keeps the recorded state", async () => {
+    const recorded = async () => (await stack.resources(undefined, true)).map((r) => ({ id: r.id, inputs: r.inputs, outputs: r.outputs }));
+    const before = await recorded();
+    const r = await stack.refresh();
+    expect(r.code, r.output).toBe(0);
+    expect(await recorded()).toEqual(before);
+    expect(JSON.stringify(before[0].outputs.password)).toContain(api.users[0].Password); // decrypted, so the comparison means something
+    expect(api.createAttempts).toBe(1);
+  });
+
+  test("changing userName previews as a replace and forgets the old user with a warning", async () => {
+    await stack.must(["config", "set", "--path", "users[0].userName", "life-b"]);
+    const pv = await stack.preview(["--diff"]);
+    expect(pv.code, pv.output).toBe(0);
+    expect(pv.output).toMatch(/\+-\s*pulumi-nodejs:dynamic\/storage:StorageUser: \(replace\)/);
+    expect(pv.output).toMatch(/~ userName\s*: "life-a" => "life-b"/);
+    expect(api.createAttempts).toBe(1);
+
+    const old = api.users[0];
+    const r = await stack.up();
+    expect(r.code, r.output).toBe(0);
+    expect(api.users.map((u) => u.Name)).toEqual(["life-a", "life-b"]);
+    expect(r.output).toContain(`warning: StorageUser 'life-a' (id ${old.Id}) left the stack but still exists on the storage service`);
+    const [res] = await stack.resources();
+    expect(res.id).toBe(String(api.users[1].Id));
+  });
+
+  test("changing persistPassword under the same name replaces, and the service's 409 keeps the old user", async () => {
+    await stack.must(["config", "set", "--path", "users[0].persistPassword", "true"]);
+    const r = await stack.up();
+    expect(r.code).not.toBe(0);
+    expect(r.output).toContain("[NAME_TAKEN] the storage API already has a user named 'life-b'");
+    const [res] = await stack.resources();
+    expect(res.id).toBe(String(api.users[1].Id)); // still the old one, untouched
+    expect(api.users).toHaveLength(2);
+    await stack.must(["config", "rm", "--path", "users[0].persistPassword"]);
+  });
+
+  test("destroy removes it from state and names the user left on the service", async () => {
+    const r = await stack.destroy();
+    expect(r.code, r.output).toBe(0);
+    const id = api.users[1].Id;
+    expect(r.output).toContain(`warning: StorageUser 'life-b' (id ${id}) left the stack but still exists on the storage service, which has no delete call`);
+    expect(await stack.resources()).toHaveLength(0);
+    expect(api.users).toHaveLength(2);
+  });
+});
+
+test("upgrading from an older serialized provider does not replace the user", async () => {
+  const stack = await TestStack.create({
+    programDir: "test/programs/upgrade",
+    config: { "storage:baseUrl": api.url, "upgrade:userName": "upgraded", "upgrade:variant": "old" },
+    secrets: { "storage:accessToken": token },
+  });
+  try {
+    expect((await stack.up()).code).toBe(0);
+    const [before] = await stack.resources();
+    expect(before.outputs.__provider.length).toBeGreaterThan(1500); // the older, larger format
+    const attempts = api.createAttempts;
+
+    await stack.must(["config", "set", "upgrade:variant", "new"]);
+    const pv = await stack.preview();
+    expect(pv.code, pv.output).toBe(0);
+    expect(pv.output).toMatch(/2 unchanged/);
+    const up = await stack.up();
+    expect(up.code, up.output).toBe(0);
+    expect(api.createAttempts).toBe(attempts);
+    const [after] = await stack.resources();
+    expect(after.id).toBe(before.id);
+    expect(after.inputs.__provider.length).toBeLessThan(400); // today's format, for the next operation
+    expect((await stack.destroy()).code).toBe(0); // runs the provider stored by the older release
+  } finally {
+    await stack.dispose();
+  }
+});
+
+test.each(["import", "get"])("adopting an existing user (%s) fails and says why", async (how) => {
+  const stack = await TestStack.create({
+    programDir: "test/programs/import-attempt",
+    config: { "storage:baseUrl": api.url, "import-attempt:how": how },
+  });
+  try {
+    const before = api.requests.length;
+    const r = await stack.preview();
+    expect(r.code).not.toBe(0);
+    expect(r.output).toContain("[IMPORT_UNSUPPORTED] StorageUser 'adopted' cannot be imported or read by id");
+    expect(r.output).toContain("no call that returns an existing user's credentials");
+    expect(api.requests.length).toBe(before);
+  } finally {
+    await stack.dispose();
+  }
+});
