@@ -36,8 +36,9 @@ export interface StorageUserOutputs {
 
 /** Present in the state of a resource whose create did not end cleanly (see errors.ts). */
 interface FailureRecord {
-  code: string;
-  message: string;
+  code: "OUTCOME_UNKNOWN" | "RESPONSE_UNUSABLE";
+  what: string;
+  todo: string;
   at: string;
 }
 
@@ -104,14 +105,16 @@ export function toOutputs(inputs: UserInputs, user: CreatedUser): StorageUserOut
   } satisfies StorageUserOutputs;
 }
 
-function recordedProps(inputs: Props, failure: RecordedFailureError | Omit<FailureRecord, "at">, userId?: number): Props {
-  return {
+/** Throws the failure with the properties the engine records: inputs, __provider, no credentials. */
+function record(inputs: Props, failure: Omit<FailureRecord, "at">, id: string, userId?: number, cause?: unknown): never {
+  const __failure: FailureRecord = { ...failure, at: new Date().toISOString() };
+  throw new RecordedFailureError(failure.code, failure.what, failure.todo, id, {
     userName: inputs.userName,
     persistPassword: inputs.persistPassword,
     __provider: inputs.__provider,
     ...(userId === undefined ? {} : { userId }),
-    __failure: { code: failure.code, message: failure.message, at: new Date().toISOString() },
-  };
+    __failure,
+  }, cause);
 }
 
 const replaceHint =
@@ -133,30 +136,22 @@ export async function create(raw: Props): Promise<dynamic.CreateResult> {
     return { id: String(outcome.user.userId), outs: toOutputs(inputs, outcome.user) };
   }
   if (outcome.kind === "unusable" && outcome.userId !== undefined) {
-    const err = new RecordedFailureError(
-      "RESPONSE_UNUSABLE",
-      `storage user ${outcome.userId} ('${inputs.userName}') was created but the API's answer is unusable (${outcome.problems.join("; ")}); it is recorded in the stack so it is not created twice`,
-      `its credentials cannot be fetched again (the API has no read call): delete user ${outcome.userId} on the service, then ${replaceHint}`,
-      String(outcome.userId),
-      {},
-    );
-    Object.assign(err.properties, recordedProps(inputs, err, outcome.userId));
-    throw err;
+    const id = outcome.userId;
+    record(inputs, {
+      code: "RESPONSE_UNUSABLE",
+      what: `storage user ${id} ('${inputs.userName}') was created but the API's answer is unusable (${outcome.problems.join("; ")}); it is recorded in the stack so it is not created twice`,
+      todo: `its credentials cannot be fetched again (the API has no read call): delete user ${id} on the service, then ${replaceHint}`,
+    }, String(id), id);
   }
   const what =
     outcome.kind === "unusable"
       ? `the API answered success but the body is unusable and names no Id (${outcome.problems.join("; ")})`
       : `the create request for '${inputs.userName}' was sent but no verdict came back (${outcome.detail})`;
-  const err = new RecordedFailureError(
-    "OUTCOME_UNKNOWN",
-    `${what}: a storage user '${inputs.userName}' may have been created; the stack records it as unconfirmed so the next up does not create a second one`,
-    `check on the service whether user '${inputs.userName}' exists and delete it or note its credentials, then ${replaceHint}`,
-    `unconfirmed-${Date.now().toString(36)}`,
-    {},
-    outcome.kind === "unknown" ? outcome.cause : undefined,
-  );
-  Object.assign(err.properties, recordedProps(inputs, err));
-  throw err;
+  record(inputs, {
+    code: "OUTCOME_UNKNOWN",
+    what: `${what}: a storage user '${inputs.userName}' may have been created; the stack records it as unconfirmed so the next up does not create a second one`,
+    todo: `check on the service whether user '${inputs.userName}' exists and delete it or note its credentials, then ${replaceHint}`,
+  }, `unconfirmed-${Date.now().toString(36)}`, undefined, outcome.kind === "unknown" ? outcome.cause : undefined);
 }
 
 /**
@@ -169,22 +164,23 @@ export async function update(id: string, olds: Props, news: Props): Promise<dyna
     const { __provider: _p, ...outs } = olds;
     return { outs };
   }
-  const err = new RecordedFailureError(
-    failure.code as "OUTCOME_UNKNOWN" | "RESPONSE_UNUSABLE",
-    `StorageUser ${id} ('${String(olds.userName)}') is recorded from a create that did not finish cleanly on ${failure.at}: ${failure.message.replace(/^\[[A-Z_]+\] /, "")}`,
-    "Pulumi will not create it again on its own",
+  throw new RecordedFailureError(
+    failure.code,
+    `${failure.what} (recorded ${failure.at}; Pulumi will not create it again on its own)`,
+    failure.todo,
     id,
     { ...olds, __provider: news.__provider },
   );
-  throw err;
 }
 
 /** The API has no delete call: the user stays on the service; say so, loudly and by name. */
 async function remove(id: string, props: Props): Promise<void> {
   const who = `'${String(props.userName)}'`;
-  const message = props.__failure
-    ? `StorageUser ${who} (${id}) left the stack; it came from a create that did not finish cleanly, so a user ${who} may exist on the storage service: check and delete it there`
-    : `StorageUser ${who} (id ${id}) left the stack but still exists on the storage service, which has no delete call: delete user ${id} there if it is no longer needed`;
+  const message = !props.__failure
+    ? `StorageUser ${who} (id ${id}) left the stack but still exists on the storage service, which has no delete call: delete user ${id} there if it is no longer needed`
+    : props.userId !== undefined
+      ? `StorageUser ${who} (id ${id}) left the stack; its create answer was unusable, and user ${id} still exists on the storage service: delete it there`
+      : `StorageUser ${who} (${id}) left the stack; its create did not finish cleanly, so a user ${who} may exist on the storage service: check and delete it there`;
   console.warn(`warning: ${message}`);
 }
 

@@ -176,11 +176,16 @@ describe("created but unusable: recorded under the real Id", () => {
 
   test("update of a recorded resource fails again without a request; a clean one passes through", async () => {
     const before = api.createAttempts;
-    const recorded = { userName: "x", persistPassword: false, __provider: "old", __failure: { code: "OUTCOME_UNKNOWN", message: "[OUTCOME_UNKNOWN] lost", at: "2026-01-01T00:00:00Z" } };
+    const recorded = {
+      userName: "x",
+      persistPassword: false,
+      __provider: "old",
+      __failure: { code: "OUTCOME_UNKNOWN", what: "the answer was lost", todo: "check the service", at: "2026-01-01T00:00:00Z" },
+    };
     const err = (await failure(runtime.update("unconfirmed-1", recorded, { ...recorded, __provider: "new" }))) as RecordedFailureError;
     expect(err.id).toBe("unconfirmed-1");
     expect(err.properties.__provider).toBe("new");
-    expect(err.message).toContain("will not create it again");
+    expect(err.message).toBe("[OUTCOME_UNKNOWN] the answer was lost (recorded 2026-01-01T00:00:00Z; Pulumi will not create it again on its own): check the service");
     const clean = await runtime.update("7", { userName: "x", userId: 7, __provider: "old" }, { userName: "x", __provider: "new" });
     expect(clean.outs).toEqual({ userName: "x", userId: 7 });
     expect(api.createAttempts).toBe(before);
