@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ImportUnsupportedError, InvalidInputError } from "./errors";
 import { argNames, validateInputs } from "./inputs";
 import type { FtpConnection, S3Connection, SwiftConnection, Task } from "./response";
+import { serializableProvider } from "./serializable";
 
 export interface StorageUserArgs {
   /** Requested login of the new user (request member `UserName`). Changing it creates a new user. */
@@ -12,43 +13,6 @@ export interface StorageUserArgs {
    * @default false
    */
   persistPassword?: pulumi.Input<boolean>;
-}
-
-/**
- * The provider is serialized into state for every StorageUser, twice, and run from there by the
- * plugin; it must capture nothing. Installed normally (under node_modules/), the provider *is*
- * the runtime module's exports object, which the closure serializer writes as the one line
- * `require("pulumi-storage-user/dist/provider/runtime")` (~0.3 KB). Loaded from elsewhere (a workspace
- * symlink resolves outside node_modules) the module would be inlined by value, so a forwarding
- * object is used instead (~2 KB). Either way the plugin loads the code by package name from the
- * program's node_modules, so state written by one version runs on the next as long as
- * `pulumi-storage-user/dist/provider/runtime` keeps its functions.
- */
-const forwardingProvider: pulumi.dynamic.ResourceProvider = {
-  async configure(req) {
-    require("pulumi-storage-user/dist/provider/runtime").configure(req);
-  },
-  check(olds, news) {
-    return require("pulumi-storage-user/dist/provider/runtime").check(olds, news);
-  },
-  diff(id, olds, news) {
-    return require("pulumi-storage-user/dist/provider/runtime").diff(id, olds, news);
-  },
-  create(inputs) {
-    return require("pulumi-storage-user/dist/provider/runtime").create(inputs);
-  },
-  update(id, olds, news) {
-    return require("pulumi-storage-user/dist/provider/runtime").update(id, olds, news);
-  },
-  delete(id, props) {
-    return require("pulumi-storage-user/dist/provider/runtime").remove(id, props);
-  },
-};
-
-/** Exported for tests: which provider object a StorageUser hands to the serializer. */
-export function serializableProvider(runtimePath = require.resolve("./runtime")): pulumi.dynamic.ResourceProvider {
-  const underNodeModules = runtimePath.split(/[\\/]/).includes("node_modules");
-  return underNodeModules ? (require("./runtime") as pulumi.dynamic.ResourceProvider) : forwardingProvider;
 }
 
 /** Outputs holding credentials; encrypted in state and masked in CLI output. */
@@ -122,7 +86,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
     }
     const createTimeoutMs = durationMs(opts?.customTimeouts?.create);
     super(
-      serializableProvider(),
+      serializableProvider("runtime"),
       name,
       {
         userName: args.userName,

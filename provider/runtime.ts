@@ -66,7 +66,9 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<dynam
     k === "persistPassword" ? (p[k] ?? defaults.persistPassword) : p[k];
   // There is no update call: any change of what was sent means a new user.
   const replaces = replaceable.filter((k) => news[k] === UNKNOWN || norm(olds, k) !== norm(news, k));
-  return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
+  // A recorded failure always differs, so every up reaches update and repeats the guidance,
+  // even after `pulumi refresh` has cleared the engine's own init-error mark.
+  return { changes: replaces.length > 0 || olds.__failure !== undefined, replaces, deleteBeforeReplace: false };
 }
 
 export function toOutputs(inputs: UserInputs, user: CreatedUser): StorageUserOutputs {

@@ -301,15 +301,22 @@ describe("diff", () => {
   ])("%s", async (_what, news, replaces) => {
     expect(await runtime.diff("1", old, news)).toEqual({ changes: replaces.length > 0, replaces, deleteBeforeReplace: false });
   });
+
+  test("a recorded failure always reports a change, so update repeats its guidance", async () => {
+    const recorded = { ...old, __failure: { code: "OUTCOME_UNKNOWN", what: "w", todo: "t", at: "now" } };
+    expect(await runtime.diff("unconfirmed-1", recorded, { userName: "a", __provider: "v1" })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
 });
 
-test("the serialized provider is the runtime module under node_modules, a forwarding object elsewhere", () => {
+test("the serialized provider is the runtime module under node_modules, a forwarding object elsewhere", async () => {
   // The compiled modules, as the program loads them (`npm test` builds first).
-  const { serializableProvider } = require("../dist/provider/resource");
+  const { serializableProvider } = require("../dist/provider/serializable");
   const compiledRuntime = require("../dist/provider/runtime");
-  const inNodeModules = serializableProvider("/srv/app/node_modules/pulumi-storage-user/dist/provider/runtime.js");
-  expect(inNodeModules).toBe(compiledRuntime);
-  const linked = serializableProvider("/home/dev/pulumi-storage-user/dist/provider/runtime.js");
+  expect(serializableProvider("runtime", "/srv/app/node_modules/pulumi-storage-user/dist/provider/runtime.js")).toBe(compiledRuntime);
+  const linked = serializableProvider("runtime", "/home/dev/pulumi-storage-user/dist/provider/runtime.js");
   expect(linked).not.toBe(compiledRuntime);
-  expect(String(linked.create)).toContain('require("pulumi-storage-user/dist/provider/runtime")');
+  expect(serializableProvider("runtime", "/elsewhere/runtime.js")).toBe(linked); // one object: serialized once
+  // It forwards to the installed package's runtime.
+  const news = { userName: "b", __provider: "x" };
+  expect(await linked.diff("1", { userName: "a" }, news)).toEqual(await runtime.diff("1", { userName: "a" }, news));
 });

@@ -1,0 +1,56 @@
+import * as pulumi from "@pulumi/pulumi";
+import { InvalidInputError } from "./errors";
+import type { ForgottenUser, TrackedUser } from "./ledger-runtime";
+import type { StorageUser } from "./resource";
+import { serializableProvider } from "./serializable";
+
+/** A user given by hand instead of as a StorageUser (e.g. one created inside a component). */
+export interface LedgerEntry {
+  /** The StorageUser's Pulumi resource name: the ledger's key. */
+  name: string;
+  id: pulumi.Input<string>;
+  userName: pulumi.Input<string>;
+}
+
+export interface StorageUserLedgerArgs {
+  /** Every StorageUser of the stack; one that leaves this list (or gets a new id) is recorded as forgotten. */
+  users: Array<StorageUser | LedgerEntry>;
+  /** Ids you have deleted on the service (or found absent): they leave the `forgotten` list. */
+  cleanedUp?: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+/** `urn:pulumi:stack::project::type::name`; the name may itself contain "::". */
+export function nameFromUrn(urn: string): string {
+  return urn.split("::").slice(3).join("::");
+}
+
+function entryOf(u: StorageUser | LedgerEntry): { [K in keyof LedgerEntry]: pulumi.Input<string> } {
+  if (!pulumi.CustomResource.isInstance(u)) return u as LedgerEntry;
+  const user = u as StorageUser;
+  return { name: user.urn.apply(nameFromUrn), id: user.id, userName: user.userName };
+}
+
+/**
+ * The stack's record of storage users it has let go of (replaced or removed) which, the API
+ * having no delete call, remain on the service. See docs/ledger.md.
+ */
+export class StorageUserLedger extends pulumi.dynamic.Resource {
+  /** Users in the stack at the last update, by resource name. */
+  public readonly current!: pulumi.Output<Record<string, TrackedUser>>;
+  /** Users let go of and not yet listed in cleanedUp, oldest first. */
+  public readonly forgotten!: pulumi.Output<ForgottenUser[]>;
+
+  constructor(name: string, args: StorageUserLedgerArgs, opts?: pulumi.CustomResourceOptions) {
+    if (!args || !Array.isArray(args.users)) {
+      throw new InvalidInputError(`StorageUserLedger '${name}' needs users`, "pass { users: [user1, user2] } with every StorageUser of the stack");
+    }
+    super(
+      serializableProvider("ledger-runtime"),
+      name,
+      { users: args.users.map(entryOf), cleanedUp: args.cleanedUp ?? [], current: undefined, forgotten: undefined },
+      opts,
+      "storage",
+      "StorageUserLedger",
+    );
+  }
+}
