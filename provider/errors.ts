@@ -80,7 +80,7 @@ export class NameTakenError extends StorageUserError {
     super(
       "NAME_TAKEN",
       `the storage API already has a user named '${userName}'${detail ? ` (${detail})` : ""}`,
-      "choose another userName, or delete that user on the service first; nothing was created",
+      "choose another userName, or delete that user on the service first; nothing was created now, but if an earlier pulumi up was force-stopped (second Ctrl-C, kill) while creating it, that run may have made this user: check its credentials on the service",
     );
   }
 }

@@ -60,7 +60,8 @@ function errorCode(err: unknown): string {
 }
 
 function describe(err: unknown, secrets: string[]): string {
-  const e = err as { message?: string; cause?: { message?: string } } | undefined;
+  const e = err as { name?: string; message?: string; cause?: { message?: string } } | undefined;
+  if (e?.name === "TimeoutError") return "no answer within the create budget (customTimeouts.create)";
   const parts = [errorCode(err), e?.message, e?.cause?.message].filter((p) => p && p !== "undefined");
   return redact([...new Set(parts)].join(": ").slice(0, 300), secrets);
 }

@@ -5,5 +5,6 @@ export { defaults } from "./defaults";
 export * from "./errors";
 export type { CreatedUser, FtpConnection, S3Connection, SwiftConnection, Task } from "./response";
 export type { StorageUserOutputs } from "./runtime";
+export { Credentials, envOf, ftpUrlOf } from "./app-config";
 export { StorageUserLedger, StorageUserLedgerArgs, LedgerEntry } from "./ledger";
 export type { ForgottenUser, TrackedUser } from "./ledger-runtime";

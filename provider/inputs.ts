@@ -41,20 +41,28 @@ export function checkPersistPassword(value: unknown): string | undefined {
   return `must be true or false, got ${JSON.stringify(value)?.slice(0, 40) ?? typeof value}: pass persistPassword: true or leave it out (default ${defaults.persistPassword})`;
 }
 
-/** All failures for a set of inputs (used by check, and by the resource constructor for plain values). */
-export function validateInputs(news: Record<string, unknown>): Failure[] {
+/** Arguments that are not StorageUser arguments (by name only: values are never echoed). */
+export function unknownArgFailures(names: string[]): Failure[] {
+  return names
+    .filter((key) => !(argNames as readonly string[]).includes(key) && !internalNames.has(key))
+    .map((property) => ({ property, reason: `is not a StorageUser argument: the arguments are ${argNames.join(", ")}` }));
+}
+
+/** Failures of the values present; `userName` is required only if `requireUserName`. */
+export function valueFailures(values: Record<string, unknown>, requireUserName: boolean): Failure[] {
   const failures: Failure[] = [];
-  for (const key of Object.keys(news)) {
-    if (!(argNames as readonly string[]).includes(key) && !internalNames.has(key)) {
-      failures.push({ property: key, reason: `is not a StorageUser argument: the arguments are ${argNames.join(", ")}` });
-    }
-  }
-  if (!("userName" in news)) failures.push({ property: "userName", reason: "is required: pass userName: \"app-prod\"" });
-  else {
-    const r = checkUserName(news.userName);
+  if (!("userName" in values)) {
+    if (requireUserName) failures.push({ property: "userName", reason: 'is required: pass userName: "app-prod"' });
+  } else {
+    const r = checkUserName(values.userName);
     if (r) failures.push({ property: "userName", reason: r });
   }
-  const p = checkPersistPassword(news.persistPassword);
+  const p = checkPersistPassword(values.persistPassword);
   if (p) failures.push({ property: "persistPassword", reason: p });
   return failures;
+}
+
+/** All failures for the inputs the provider's check receives. */
+export function validateInputs(news: Record<string, unknown>): Failure[] {
+  return [...unknownArgFailures(Object.keys(news)), ...valueFailures(news, true)];
 }

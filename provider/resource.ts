@@ -1,8 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ImportUnsupportedError, InvalidInputError } from "./errors";
-import { argNames, validateInputs } from "./inputs";
+import { argNames, unknownArgFailures, valueFailures } from "./inputs";
+import { Credentials, envOf, ftpUrlOf } from "./app-config";
 import type { FtpConnection, S3Connection, SwiftConnection, Task } from "./response";
+import { redactResponseDumps } from "./debug-redaction";
 import { serializableProvider } from "./serializable";
+
+redactResponseDumps(pulumi.log);
 
 export interface StorageUserArgs {
   /** Requested login of the new user (request member `UserName`). Changing it creates a new user. */
@@ -15,8 +19,8 @@ export interface StorageUserArgs {
   persistPassword?: pulumi.Input<boolean>;
 }
 
-/** Outputs holding credentials; encrypted in state and masked in CLI output. */
-const secretOutputs = ["name", "password", "swift", "s3", "ftp", "env", "ftpUrl"];
+/** The one output in state that holds credentials; encrypted there and masked in CLI output. */
+const secretOutputs = ["credentials"];
 
 /** "90s", "5m", "1h30m" (Pulumi's customTimeouts syntax) in ms. */
 function durationMs(text: string | undefined): number | undefined {
@@ -54,6 +58,8 @@ export class StorageUser extends pulumi.dynamic.Resource {
   public readonly swiftEndpoint!: pulumi.Output<string>;
   public readonly s3Endpoint!: pulumi.Output<string>;
   public readonly ftpHostName!: pulumi.Output<string>;
+  /** Secret: everything below, as stored in state. */
+  public readonly credentials!: pulumi.Output<Credentials>;
   /** Secret: the login as the service returned it. */
   public readonly name!: pulumi.Output<string>;
   /** Secret. */
@@ -74,10 +80,11 @@ export class StorageUser extends pulumi.dynamic.Resource {
     if (args === null || typeof args !== "object") {
       throw new InvalidInputError(`StorageUser '${name}' has no arguments`, 'pass { userName: "app-prod" }');
     }
-    // Plain (already known) values are checked here, so a typo fails before anything else runs;
-    // Outputs are checked by the provider's check once they resolve.
-    const known = Object.fromEntries(Object.entries(args).filter(([, v]) => !pulumi.Output.isInstance(v) && !(v instanceof Promise)));
-    const failures = validateInputs(known).filter((f) => f.property !== "userName" || !("userName" in args) || "userName" in known);
+    // Names are checked whatever the values: only known arguments reach the provider, so a
+    // misspelt one would vanish. Plain values are checked too, so a typo fails before anything
+    // runs; Output values are checked by the provider's check once they resolve.
+    const plain = Object.fromEntries(Object.entries(args).filter(([, v]) => !pulumi.Output.isInstance(v) && !(v instanceof Promise)));
+    const failures = [...unknownArgFailures(Object.keys(args)), ...valueFailures(plain, !("userName" in args))];
     if (failures.length > 0) {
       throw new InvalidInputError(
         `StorageUser '${name}' has invalid arguments: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`,
@@ -99,18 +106,21 @@ export class StorageUser extends pulumi.dynamic.Resource {
         swiftEndpoint: undefined,
         s3Endpoint: undefined,
         ftpHostName: undefined,
-        name: undefined,
-        password: undefined,
-        swift: undefined,
-        s3: undefined,
-        ftp: undefined,
-        env: undefined,
-        ftpUrl: undefined,
+        credentials: undefined,
       },
       pulumi.mergeOptions(opts, { additionalSecretOutputs: secretOutputs }),
       "storage",
       "StorageUser",
     );
+    // Derived here, not stored: secret because `credentials` is.
+    const c = this.credentials;
+    this.name = c.apply((x) => x.name);
+    this.password = c.apply((x) => x.password);
+    this.swift = c.apply((x) => x.swift);
+    this.s3 = c.apply((x) => x.s3);
+    this.ftp = c.apply((x) => x.ftp);
+    this.env = c.apply(envOf);
+    this.ftpUrl = c.apply((x) => ftpUrlOf(x.ftp));
   }
 
   /** Not supported: the API cannot return an existing user's credentials. Always throws. */

@@ -7,12 +7,17 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { defaults } from "./defaults";
 import { RecordedFailureError } from "./errors";
+import type { Credentials } from "./app-config";
 import { createUser } from "./http";
 import { UNKNOWN, UserInputs, validateInputs } from "./inputs";
 import { CreatedUser } from "./response";
 import { configure as configureSettings, resolveBaseUrl, resolveSettings } from "./settings";
 
-/** Outputs as stored in state; secrecy is applied by the resource's additionalSecretOutputs. */
+/**
+ * Outputs as stored in state. All credentials sit in the one secret `credentials` (marked by
+ * the resource's additionalSecretOutputs); resource.ts derives name, password, swift, s3, ftp,
+ * env and ftpUrl from it in the program.
+ */
 export interface StorageUserOutputs {
   userName: string;
   persistPassword: boolean;
@@ -23,15 +28,7 @@ export interface StorageUserOutputs {
   swiftEndpoint: string;
   s3Endpoint: string;
   ftpHostName: string;
-  name: string;
-  password: string;
-  swift: CreatedUser["swift"];
-  s3: CreatedUser["s3"];
-  ftp: CreatedUser["ftp"];
-  /** Conventional environment variables for apps (README "App-ready outputs"). */
-  env: Record<string, string>;
-  /** ftp://login:password@host/ with both parts percent-encoded. */
-  ftpUrl: string;
+  credentials: Credentials;
 }
 
 /** Present in the state of a resource whose create did not end cleanly (see errors.ts). */
@@ -72,8 +69,7 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<dynam
 }
 
 export function toOutputs(inputs: UserInputs, user: CreatedUser): StorageUserOutputs {
-  const { swift, s3, ftp } = user;
-  const ftpUrl = `ftp://${encodeURIComponent(ftp.login)}:${encodeURIComponent(ftp.password)}@${ftp.hostName}/`;
+  const { name, password, swift, s3, ftp } = user;
   return {
     userName: inputs.userName,
     persistPassword: inputs.persistPassword,
@@ -84,26 +80,7 @@ export function toOutputs(inputs: UserInputs, user: CreatedUser): StorageUserOut
     swiftEndpoint: swift.endpoint,
     s3Endpoint: s3.endpoint,
     ftpHostName: ftp.hostName,
-    name: user.name,
-    password: user.password,
-    swift,
-    s3,
-    ftp,
-    env: {
-      AWS_ACCESS_KEY_ID: s3.accessKey,
-      AWS_SECRET_ACCESS_KEY: s3.secretKey,
-      AWS_ENDPOINT_URL_S3: s3.endpoint,
-      OS_AUTH_URL: swift.endpoint,
-      OS_TENANT_ID: swift.tenantId,
-      OS_PROJECT_ID: swift.tenantId,
-      OS_USERNAME: swift.accessKey,
-      OS_PASSWORD: swift.password,
-      FTP_HOST: ftp.hostName,
-      FTP_USER: ftp.login,
-      FTP_PASSWORD: ftp.password,
-      FTP_URL: ftpUrl,
-    },
-    ftpUrl,
+    credentials: { name, password, swift, s3, ftp },
   } satisfies StorageUserOutputs;
 }
 

@@ -85,11 +85,19 @@ async function main() {
 
   const command = args.find((a) => !a.startsWith("-"));
   const served = command && PROGRAM_COMMANDS.has(command) ? await serveProgram(dir) : undefined;
+  // The CLI treats a second SIGINT as "terminate now", abandoning in-flight creates. A terminal's
+  // Ctrl-C reaches the whole foreground process group, CLI included, so it must not be forwarded
+  // as well. Without a terminal the CLI gets a process group of its own and every signal sent to
+  // this launcher (or its group) reaches it exactly once.
+  const interactive = Boolean(process.stdin.isTTY);
   const child = spawn(path.join(cliDir, "pulumi"), served ? [...args, `--client=${served.address}`] : args, {
     stdio: "inherit",
     env,
+    detached: !interactive,
   });
-  const forward = (sig: NodeJS.Signals) => child.kill(sig);
+  const forward = (sig: NodeJS.Signals) => {
+    if (!(interactive && sig === "SIGINT")) child.kill(sig);
+  };
   process.on("SIGINT", forward);
   process.on("SIGTERM", forward);
   const code = await new Promise<number>((resolve) => child.on("exit", (c, sig) => resolve(c ?? (sig ? 130 : 1))));

@@ -1,24 +1,20 @@
-// App-ready outputs (env, ftpUrl) straight from the function that builds them, with
+// App-ready outputs (env, ftpUrl) straight from the functions that derive them, with
 // credentials chosen to break naive URL building, and the .env/JSON/Secret renderers of
 // examples/app-config fed with the same values.
 import { describe, expect, test } from "vitest";
 import { dotenv, k8sSecret, render } from "../examples/app-config/render";
-import type { CreatedUser } from "../provider/response";
-import { toOutputs } from "../provider/runtime";
+import { Credentials, envOf, ftpUrlOf } from "../provider/app-config";
 
-function user(login: string, password: string): CreatedUser {
+function user(login: string, password: string): Credentials {
   return {
-    userId: 4711,
     name: "app",
     password: "pw",
     swift: { endpoint: "https://swift.example.test/v1", tenantId: "t-1", accessKey: "SWIFTKEY", password: "swift-pw" },
     s3: { endpoint: "https://s3.example.test", accessKey: "S3KEY", secretKey: "s3/secret+key=" },
     ftp: { hostName: "ftp.example.test", login, password },
-    state: "New",
-    creationTaskId: 9,
-    tasks: [],
   };
 }
+const derive = (c: Credentials) => ({ ftpUrl: ftpUrlOf(c.ftp), env: envOf(c) });
 
 const hostile = [
   ["plain", "ftp_abc", "secret"],
@@ -29,7 +25,7 @@ const hostile = [
 
 describe("ftpUrl", () => {
   test.each(hostile)("round-trips %s through a URL parser", (_label, login, password) => {
-    const { ftpUrl, env } = toOutputs({ userName: "app", persistPassword: false }, user(login, password));
+    const { ftpUrl, env } = derive(user(login, password));
     const url = new URL(ftpUrl);
     expect(url.protocol).toBe("ftp:");
     expect(url.hostname).toBe("ftp.example.test");
@@ -44,14 +40,14 @@ describe("ftpUrl", () => {
   });
 
   test("the reserved characters are percent-encoded, as RFC 3986 userinfo requires", () => {
-    const { ftpUrl } = toOutputs({ userName: "app", persistPassword: false }, user("a@b:c/d%e", "p@ss:w/o%rd"));
+    const { ftpUrl } = derive(user("a@b:c/d%e", "p@ss:w/o%rd"));
     expect(ftpUrl).toBe("ftp://a%40b%3Ac%2Fd%25e:p%40ss%3Aw%2Fo%25rd@ftp.example.test/");
   });
 });
 
 describe("env", () => {
   test("names and values map one to one onto the S3, Swift and FTP connections", () => {
-    const out = toOutputs({ userName: "app", persistPassword: false }, user("ftp_abc", "ftp-pw"));
+    const out = derive(user("ftp_abc", "ftp-pw"));
     expect(out.env).toEqual({
       AWS_ACCESS_KEY_ID: "S3KEY",
       AWS_SECRET_ACCESS_KEY: "s3/secret+key=",
@@ -74,7 +70,7 @@ describe("env", () => {
 });
 
 describe("app-config renderers", () => {
-  const env = toOutputs({ userName: "app", persistPassword: false }, user("a@b:c/d%e", "p ss#x")).env;
+  const env = derive(user("a@b:c/d%e", "p ss#x")).env;
 
   test(".env: bare where every reader agrees, single-quoted otherwise", () => {
     const lines = dotenv(env).trimEnd().split("\n");

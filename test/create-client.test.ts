@@ -40,23 +40,24 @@ describe("create on success", () => {
     const u = api.users.find((x) => x.Name === userName)!;
     expect(res.id).toBe(String(u.Id));
     const outs = res.outs as runtime.StorageUserOutputs;
-    expect(outs).toMatchObject({
+    expect(outs).toEqual({
       userName,
       persistPassword: false,
       userId: u.Id,
-      name: userName,
-      password: u.Password,
       state: "New",
       creationTaskId: u.Tasks[0].Id,
-      swift: { endpoint: u.SwiftApiConnection.Endpoint, tenantId: u.SwiftApiConnection.TenantId, accessKey: u.SwiftApiConnection.AccessKey, password: u.SwiftApiConnection.Password },
-      s3: { endpoint: u.S3Connection.Endpoint, accessKey: u.S3Connection.AccessKey, secretKey: u.S3Connection.SecretKey },
-      ftp: { hostName: u.FtpConnection.HostName, login: u.FtpConnection.Login, password: u.FtpConnection.Password },
+      tasks: [{ id: u.Tasks[0].Id, progressPercent: 0, type: "StorageUserCreate", state: "New", startDate: u.Tasks[0].StartDate }],
       swiftEndpoint: u.SwiftApiConnection.Endpoint,
       s3Endpoint: u.S3Connection.Endpoint,
       ftpHostName: u.FtpConnection.HostName,
+      credentials: {
+        name: userName,
+        password: u.Password,
+        swift: { endpoint: u.SwiftApiConnection.Endpoint, tenantId: u.SwiftApiConnection.TenantId, accessKey: u.SwiftApiConnection.AccessKey, password: u.SwiftApiConnection.Password },
+        s3: { endpoint: u.S3Connection.Endpoint, accessKey: u.S3Connection.AccessKey, secretKey: u.S3Connection.SecretKey },
+        ftp: { hostName: u.FtpConnection.HostName, login: u.FtpConnection.Login, password: u.FtpConnection.Password },
+      },
     });
-    expect(outs.tasks).toEqual([{ id: u.Tasks[0].Id, progressPercent: 0, type: "StorageUserCreate", state: "New", startDate: u.Tasks[0].StartDate }]);
-    expect(outs.env.AWS_SECRET_ACCESS_KEY).toBe(u.S3Connection.SecretKey);
     expect(JSON.parse(JSON.stringify(outs))).toEqual(outs); // plain JSON only: the plugin rejects anything else
   });
 
@@ -172,6 +173,7 @@ describe("created but unusable: recorded under the real Id", () => {
     expect(err.id).toBe(String(u.Id));
     expect(err.properties).toMatchObject({ userId: u.Id, userName, __provider: PROVIDER });
     expect(JSON.stringify(err.properties)).not.toContain(u.Password);
+    expect(err.properties).not.toHaveProperty("credentials");
   });
 
   test("update of a recorded resource fails again without a request; a clean one passes through", async () => {

@@ -61,7 +61,7 @@ describe("the life of one user", () => {
     const r = await stack.refresh();
     expect(r.code, r.output).toBe(0);
     expect(await recorded()).toEqual(before);
-    expect(JSON.stringify(before[0].outputs.password)).toContain(api.users[0].Password); // decrypted, so the comparison means something
+    expect(JSON.stringify(before[0].outputs.credentials)).toContain(api.users[0].Password); // decrypted, so the comparison means something
     expect(api.createAttempts).toBe(1);
   });
 

@@ -1,0 +1,232 @@
+// Hostile input is refused at preview, with the field named, before any request: plain values by
+// the StorageUser constructor (a program error), Outputs by the provider's check (a CLI check
+// failure naming the property), configuration by check too. Values unknown at preview pass.
+// The rules themselves, and why they are only well-formedness rules: docs/input-rules.md.
+//
+// Program: test/programs/hostile, cases given as JSON in `-c hostile:cases=...`. The engine
+// stops a preview at the first check failure, so each Output case gets a preview of its own;
+// the constructor cases all run in one preview (the program catches and prints each error).
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ApiServer, startApiServer } from "../server/api-server";
+import { RunResult, TestStack } from "../scripts/stack";
+
+const token = "hostile-token-5f3a9c2e";
+const TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";
+let api: ApiServer;
+let stack: TestStack;
+
+beforeAll(async () => {
+  api = await startApiServer({ token });
+  stack = await TestStack.create({ programDir: "test/programs/hostile", config: { "hostile:cases": "[]" } });
+});
+afterAll(async () => {
+  await stack?.dispose();
+  await api?.close();
+});
+
+type Route = "plain" | "plain-throw" | "output" | "unknown";
+interface Case {
+  name: string;
+  args: unknown;
+  route: Route;
+}
+
+function preview(cases: Case[], env: Record<string, string | undefined> = { STORAGE_API_URL: api.url }): Promise<RunResult> {
+  return stack.preview(["-c", `hostile:cases=${JSON.stringify(cases)}`], { env });
+}
+
+const long257 = "a".repeat(257);
+
+/** [case, args, the failure text naming the field]. Every one of them must be refused. */
+const refused: Array<[string, unknown, string]> = [
+  ["empty userName", { userName: "" }, "userName must not be empty"],
+  ["whitespace-only userName", { userName: "   " }, "userName must not be whitespace only"],
+  ["leading space", { userName: " app-prod" }, 'userName must not start or end with whitespace: use "app-prod"'],
+  ["trailing space", { userName: "app-prod " }, 'userName must not start or end with whitespace: use "app-prod"'],
+  ["userName a number", { userName: 42 }, "userName must be a string, got number"],
+  ["userName a boolean", { userName: true }, "userName must be a string, got boolean"],
+  ["userName an object", { userName: { first: "app" } }, "userName must be a string, got object"],
+  ["userName an array", { userName: ["app"] }, "userName must be a string, got object"],
+  ["userName null", { userName: null }, "userName must be a string, got null"],
+  ["userName of 257 characters", { userName: long257 }, "userName is 257 characters long; at most 256 are accepted"],
+  ["control character U+0001", { userName: "app\u0001prod" }, "userName must not contain control characters or line breaks"],
+  ["newline", { userName: "app\nprod" }, "userName must not contain control characters or line breaks"],
+  ["carriage return", { userName: "app\rprod" }, "userName must not contain control characters or line breaks"],
+  ["tab", { userName: "app\tprod" }, "userName must not contain control characters or line breaks"],
+  ["DEL U+007F", { userName: "app\u007f" }, "userName must not contain control characters or line breaks"],
+  ["C1 control U+0085", { userName: "app\u0085prod" }, "userName must not contain control characters or line breaks"],
+  ["line separator U+2028", { userName: "app\u2028prod" }, "userName must not contain control characters or line breaks"],
+  ['persistPassword "true" (a string)', { userName: "ok-a", persistPassword: "true" }, 'persistPassword must be true or false, got "true"'],
+  ["persistPassword 1", { userName: "ok-b", persistPassword: 1 }, "persistPassword must be true or false, got 1"],
+  ["missing userName", {}, "userName is required"],
+  ["only persistPassword", { persistPassword: true }, "userName is required"],
+  ["typo `pasword` (unknown argument)", { userName: "ok-c", pasword: "hunter2" }, "pasword is not a StorageUser argument"],
+  ["`UserName` (the API's spelling)", { UserName: "ok-d" }, "UserName is not a StorageUser argument"],
+  ["null args", null, "has no arguments"],
+  ["a string instead of args", "app-prod", "has no arguments"],
+];
+
+/** Accepted by the provider as it stands (the API may still refuse some: see faults.test.ts). */
+const accepted: Array<[string, unknown]> = [
+  ["userName of 256 characters", { userName: "b".repeat(256) }],
+  ["non-ASCII userName", { userName: "app-prød-ü" }],
+  ["persistPassword false", { userName: "ok-e", persistPassword: false }],
+];
+
+describe("plain values: the constructor refuses them (INVALID_INPUT, the field named)", () => {
+  test("every case in one preview: each refused, no request", async () => {
+    const cases: Case[] = [
+      ...refused.map(([, args], i) => ({ name: `p${i}`, args, route: "plain" as Route })),
+      ...accepted.map(([, args], i) => ({ name: `a${i}`, args, route: "plain" as Route })),
+    ];
+    const r = await preview(cases);
+    expect(r.code, r.output).not.toBe(0);
+    // Not anchored: the program's lines share stdout with the CLI's progress lines.
+    const lines = new Map([...r.output.matchAll(/HOSTILE (\S+) ([^\n]*)/g)].map((m) => [m[1], m[2]]));
+    refused.forEach(([label, , text], i) => {
+      const line = lines.get(`p${i}`);
+      expect(line, label).toBeDefined();
+      expect(line, label).toContain("[INVALID_INPUT]");
+      expect(line, label).toContain(text);
+    });
+    accepted.forEach(([label], i) => expect(lines.get(`a${i}`), label).toBe("accepted"));
+    expect(r.output).toContain(`${refused.length} StorageUser constructor(s) threw`);
+    expect(api.requests).toHaveLength(0);
+  });
+
+  test.each<[string, unknown, string]>([
+    ["empty userName", { userName: "" }, "[INVALID_INPUT] StorageUser 'thrown' has invalid arguments: userName must not be empty"],
+    ["unknown argument", { userName: "ok", pasword: "x" }, "[INVALID_INPUT] StorageUser 'thrown' has invalid arguments: pasword is not a StorageUser argument"],
+    ["null args", null, "[INVALID_INPUT] StorageUser 'thrown' has no arguments"],
+  ])("left uncaught (%s), the program error fails the preview", async (_label, args, text) => {
+    const r = await preview([{ name: "thrown", args, route: "plain-throw" }]);
+    expect(r.code, r.output).not.toBe(0);
+    expect(r.output).toContain(text);
+    expect(api.requests).toHaveLength(0);
+  });
+});
+
+describe("Output values: the provider's check refuses them, naming the property", () => {
+  test.each<[string, unknown, string, string]>([
+    ["empty userName", { userName: "" }, "userName", "must not be empty"],
+    ["whitespace-only userName", { userName: " \t " }, "userName", "must not be whitespace only"],
+    ["trailing space", { userName: "app " }, "userName", "must not start or end with whitespace"],
+    ["userName a number", { userName: 42 }, "userName", "must be a string, got number"],
+    ["userName null", { userName: null }, "userName", "must be a string, got null"],
+    ["userName undefined", { userName: "<undefined>" }, "userName", "is required"],
+    ["userName of 257 characters", { userName: long257 }, "userName", "is 257 characters long"],
+    ["control character", { userName: "app\u0007" }, "userName", "must not contain control characters"],
+    ["newline", { userName: "app\nprod" }, "userName", "must not contain control characters or line breaks"],
+    ['persistPassword "true"', { userName: "ok-f", persistPassword: "true" }, "persistPassword", 'must be true or false, got "true"'],
+    ["persistPassword 1", { userName: "ok-g", persistPassword: 1 }, "persistPassword", "must be true or false, got 1"],
+  ])("%s", async (_label, args, property, reason) => {
+    const r = await preview([{ name: "out", args, route: "output" }]);
+    expect(r.code, r.output).not.toBe(0);
+    expect(r.output).toMatch(new RegExp(`resource 'out': property ${property} value [\\s\\S]*? has a problem: ${escape(reason)}`));
+    expect(api.requests).toHaveLength(0);
+  });
+
+  test("an unknown argument is refused by name whatever its value, and its value is not echoed", async () => {
+    // Only known arguments reach the provider, so the constructor checks names even of Outputs.
+    const r = await preview([{ name: "out", args: { userName: "ok-h", pasword: "hunter2" }, route: "output" }]);
+    expect(r.code, r.output).not.toBe(0);
+    expect(r.output).toContain("[INVALID_INPUT] StorageUser 'out' has invalid arguments: pasword is not a StorageUser argument");
+    expect(r.output).not.toContain("hunter2");
+    expect(api.requests).toHaveLength(0);
+  });
+});
+
+describe("configuration: refused at preview, naming storage:baseUrl", () => {
+  const valid = [{ name: "cfg", args: { userName: "cfg-user" }, route: "output" as Route }];
+  test.each<[string, string | undefined, string]>([
+    ["missing", undefined, "[CONFIG_MISSING] no storage API address is configured"],
+    ["not a URL", "storage.example.com/api", "[CONFIG_INVALID] STORAGE_API_URL is not an absolute URL"],
+    ["ftp:// scheme", "ftp://127.0.0.1/", "[CONFIG_INVALID] STORAGE_API_URL uses ftp:"],
+    ["plain http:// to a remote host", "http://storage.example.com", "[CONFIG_INVALID] STORAGE_API_URL is plain http:// to storage.example.com"],
+    ["credentials in the URL", "https://admin:s3cr3t-pw@storage.example.com", "[CONFIG_INVALID] STORAGE_API_URL contains user info"],
+    ["a query", "https://storage.example.com/?tenant=1", "[CONFIG_INVALID] STORAGE_API_URL has a query or fragment"],
+    ["a fragment", "https://storage.example.com/#api", "[CONFIG_INVALID] STORAGE_API_URL has a query or fragment"],
+  ])("%s", async (_label, url, text) => {
+    const r = await preview(valid, { STORAGE_API_URL: url });
+    expect(r.code, r.output).not.toBe(0);
+    expect(r.output).toContain("property storage:baseUrl");
+    expect(r.output).toContain(text);
+    expect(r.output, "the URL's password is not echoed").not.toContain("s3cr3t-pw");
+    expect(api.requests).toHaveLength(0);
+  });
+
+  test("stack config storage:baseUrl wins over the environment and is checked the same way", async () => {
+    const r = await stack.preview(["-c", `hostile:cases=${JSON.stringify(valid)}`, "-c", "storage:baseUrl=ftp://127.0.0.1/"], {
+      env: { STORAGE_API_URL: api.url },
+    });
+    await stack.must(["config", "rm", "storage:baseUrl"]);
+    expect(r.code, r.output).not.toBe(0);
+    expect(r.output).toContain("[CONFIG_INVALID] storage:baseUrl uses ftp:");
+    expect(api.requests).toHaveLength(0);
+  });
+
+  test("https:// to a remote host, http:// to loopback: accepted at preview, no request", async () => {
+    for (const url of ["https://storage.example.com/api/", "http://localhost:1", "http://[::1]:1"]) {
+      const r = await preview(valid, { STORAGE_API_URL: url });
+      expect(r.code, `${url}\n${r.output}`).toBe(0);
+    }
+    expect(api.requests).toHaveLength(0);
+  });
+});
+
+describe("the token: not needed at preview, required at create", () => {
+  const one = [{ name: "tok", args: { userName: "tok-user" }, route: "output" as Route }];
+
+  test("preview passes without a token and makes no request", async () => {
+    const r = await preview(one);
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toMatch(/\+\s+pulumi-nodejs:dynamic\/storage:StorageUser tok create/);
+    expect(api.requests).toHaveLength(0);
+  });
+
+  test("up without a token: [CONFIG_MISSING] naming storage:accessToken, no request, nothing recorded", async () => {
+    const r = await stack.up(["-c", `hostile:cases=${JSON.stringify(one)}`], { env: { STORAGE_API_URL: api.url } });
+    expect(r.code, r.output).not.toBe(0);
+    expect(r.output).toContain("[CONFIG_MISSING] no storage API access token is configured");
+    expect(r.output).toContain("storage:accessToken");
+    expect(api.requests).toHaveLength(0);
+    expect(api.users).toHaveLength(0);
+    expect(await stack.resources(TYPE)).toHaveLength(0);
+  });
+
+  test("up with a token that has a line break: [CONFIG_INVALID], no request, nothing recorded", async () => {
+    const r = await stack.up(["-c", `hostile:cases=${JSON.stringify(one)}`], {
+      env: { STORAGE_API_URL: api.url, STORAGE_ACCESS_TOKEN: `${token}\nX-Injected: 1` },
+    });
+    expect(r.code, r.output).not.toBe(0);
+    expect(r.output).toContain("[CONFIG_INVALID] STORAGE_ACCESS_TOKEN contains whitespace or control characters");
+    expect(r.output).not.toContain(token);
+    expect(api.requests).toHaveLength(0);
+    expect(await stack.resources(TYPE)).toHaveLength(0);
+  });
+});
+
+describe("values unknown during preview pass check", () => {
+  test("userName and persistPassword computed from another StorageUser's userId: preview passes, up creates both", async () => {
+    const cases: Case[] = [{ name: "later", args: { userName: "later-<id>", persistPassword: true }, route: "unknown" }];
+    const r = await preview(cases);
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toMatch(/\+\s+pulumi-nodejs:dynamic\/storage:StorageUser later-source create/);
+    expect(r.output).toMatch(/\+\s+pulumi-nodejs:dynamic\/storage:StorageUser later create/);
+    expect(api.requests).toHaveLength(0);
+
+    const up = await stack.up(["-c", `hostile:cases=${JSON.stringify(cases)}`], { env: { STORAGE_API_URL: api.url, STORAGE_ACCESS_TOKEN: token } });
+    expect(up.code, up.output).toBe(0);
+    const source = api.users.find((u) => u.Name === "later-source");
+    expect(source).toBeDefined();
+    expect(api.users.map((u) => u.Name).sort()).toEqual([`later-${source!.Id}`, "later-source"]);
+    expect(api.users.find((u) => u.Name === `later-${source!.Id}`)?.PersistPassword).toBe(1);
+    expect(api.createAttempts).toBe(2);
+    const destroy = await stack.destroy([], { env: { STORAGE_API_URL: api.url, STORAGE_ACCESS_TOKEN: token } });
+    expect(destroy.code, destroy.output).toBe(0);
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

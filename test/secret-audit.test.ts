@@ -1,0 +1,271 @@
+// Secret audit: one stack of the root program through preview, up, refresh and destroy with the
+// real CLI, in normal and --debug output, then a search of everything the stack left behind for
+// the access token and every credential the server issued. Required: 0 hits. The search is shown
+// not to be vacuous: `pulumi stack output --show-secrets` does print the credentials.
+//
+// Searched: every captured CLI output (stdout and stderr), the raw state file after up and after
+// refresh, `pulumi stack export`, every file the file backend and PULUMI_HOME hold (history and
+// backups included), the stack's config file, and the serialized provider stored in state.
+// Error paths (400, 500 recorded as unconfirmed, a wrong token) must not echo the token or the
+// request headers either. The engine's own verbose logging (-v=9) is investigated and reported,
+// not asserted: it is the engine's, outside the provider's control.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ApiServer, StoredUser, startApiServer } from "../server/api-server";
+import { RunResult, TestStack } from "../scripts/stack";
+
+const token = "audit-token-7Hq2mZ9xW4vR8kLp";
+const TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";
+let api: ApiServer;
+let stack: TestStack;
+/** Every CLI output of the main stack, by label. */
+const outputs: Array<[string, RunResult]> = [];
+/** Raw state file snapshots, by label. */
+const stateFiles: Array<[string, string]> = [];
+
+/** The secrets of a user as issued, each under a label; plus encodings a leak might take. */
+function secretsOf(u: StoredUser): Array<[string, string]> {
+  const ftpUrl = `ftp://${encodeURIComponent(u.FtpConnection.Login)}:${encodeURIComponent(u.FtpConnection.Password)}@${u.FtpConnection.HostName}/`;
+  return [
+    [`user ${u.Id} Password`, u.Password],
+    [`user ${u.Id} Swift TenantId`, u.SwiftApiConnection.TenantId],
+    [`user ${u.Id} Swift AccessKey`, u.SwiftApiConnection.AccessKey],
+    [`user ${u.Id} Swift Password`, u.SwiftApiConnection.Password],
+    [`user ${u.Id} S3 AccessKey`, u.S3Connection.AccessKey],
+    [`user ${u.Id} S3 SecretKey`, u.S3Connection.SecretKey],
+    [`user ${u.Id} FTP Login`, u.FtpConnection.Login],
+    [`user ${u.Id} FTP Password`, u.FtpConnection.Password],
+    [`user ${u.Id} ftp URL`, ftpUrl],
+    [`user ${u.Id} ftp userinfo`, `${u.FtpConnection.Login}:${u.FtpConnection.Password}`],
+  ];
+}
+
+function needles(): Array<[string, string]> {
+  const plain: Array<[string, string]> = [["access token", token], ...api.users.flatMap(secretsOf)];
+  return plain.flatMap(([label, value]) => [
+    [label, value],
+    [`${label} (base64)`, Buffer.from(value).toString("base64")],
+  ]);
+}
+
+/** Every (needle, place) pair found: must be empty. */
+function hits(places: Array<[string, string]>, list = needles()): string[] {
+  const found: string[] = [];
+  for (const [where, text] of places) for (const [what, value] of list) if (text.includes(value)) found.push(`${what} in ${where}`);
+  return found;
+}
+
+function filesUnder(dir: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && fs.statSync(p).size < 50 * 1024 * 1024) out.push([p, fs.readFileSync(p).toString("latin1")]);
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir);
+  return out;
+}
+
+async function step(label: string, run: Promise<RunResult>): Promise<RunResult> {
+  const r = await run;
+  outputs.push([label, r]);
+  expect(r.code, `${label}\n${r.output}`).toBe(0);
+  return r;
+}
+
+beforeAll(async () => {
+  api = await startApiServer({ token });
+  stack = await TestStack.create({
+    programDir: ".",
+    config: { "storage:baseUrl": api.url, "users[0].name": "audit-a", "users[0].userName": "audit-a" },
+    secrets: { "storage:accessToken": token },
+  });
+});
+afterAll(async () => {
+  await stack?.dispose();
+  await api?.close();
+});
+
+describe("one stack through preview, up, refresh and destroy", () => {
+  test("preview (normal and --debug) needs no request", async () => {
+    await step("preview", stack.preview());
+    await step("preview --debug", stack.preview(["--debug"]));
+    expect(api.requests).toHaveLength(0);
+  });
+
+  test("up (--debug for one user, normal for a second) creates both", async () => {
+    await step("up --debug (audit-a)", stack.up(["--debug"]));
+    await stack.must(["config", "set", "--path", "users[1].name", "audit-b"]);
+    await stack.must(["config", "set", "--path", "users[1].userName", "audit-b"]);
+    await step("up (audit-b)", stack.up());
+    expect(api.users.map((u) => u.Name)).toEqual(["audit-a", "audit-b"]);
+    stateFiles.push(["state file after up", stack.stateFileText()]);
+    await step("preview after up --debug", stack.preview(["--debug", "--diff"]));
+  });
+
+  test("the credentials are in the stack: `stack output --show-secrets` shows them (the search is not vacuous)", async () => {
+    const shown = await step("stack output --show-secrets", stack.run(["stack", "output", "--json", "--show-secrets"]));
+    outputs.pop(); // showing them is its job: not part of the audit
+    for (const [what, value] of api.users.flatMap(secretsOf)) expect(shown.stdout, what).toContain(value);
+    const creds = JSON.parse(shown.stdout).credentials;
+    expect(creds["audit-a"].s3.secretKey).toBe(api.users[0].S3Connection.SecretKey);
+  });
+
+  test("refresh (normal and --debug)", async () => {
+    await step("refresh", stack.refresh());
+    await step("refresh --debug", stack.refresh(["--debug"]));
+    stateFiles.push(["state file after refresh", stack.stateFileText()]);
+    expect(api.createAttempts).toBe(2);
+  });
+
+  test("stack output and stack export mask or encrypt every credential", async () => {
+    await step("stack output", stack.run(["stack", "output", "--json"]));
+    await step("stack output credentials", stack.run(["stack", "output", "credentials"]));
+    const exported = await step("stack export", stack.run(["stack", "export"]));
+    const resources = JSON.parse(exported.stdout).deployment.resources.filter((r: any) => r.type === TYPE);
+    expect(resources).toHaveLength(2);
+    for (const r of resources) {
+      // One encrypted object holds every credential; the other secret outputs are derived from
+      // it in the program and never stored.
+      expect(r.outputs.credentials, `${r.urn} credentials`).toHaveProperty("4dabf18193072939515e22adb298388d", "1b47061264138c4ac30d75fd1eb44270");
+      for (const k of ["name", "password", "swift", "s3", "ftp", "env", "ftpUrl"]) expect(r.outputs, `${r.urn} ${k}`).not.toHaveProperty(k);
+    }
+  });
+
+  test("the serialized provider captures nothing: no token, no credential, no URL", async () => {
+    const resources = (await stack.resources(TYPE)) as Array<Record<string, any>>;
+    const providers = resources.map((r) => String(r.inputs.__provider));
+    expect(providers.every((p) => p.includes('require("pulumi-storage-user/dist/provider/runtime'))).toBe(true);
+    expect(hits(providers.map((p, i) => [`__provider of ${resources[i].urn}`, p]))).toEqual([]);
+    for (const p of providers) expect(p).not.toContain(api.url);
+    expect(providers[0].length).toBeLessThan(2048);
+  });
+
+  test("destroy (normal for one user, --debug for the other)", async () => {
+    const b = (await stack.resources(TYPE)).find((r) => r.urn.endsWith("::audit-b"))!;
+    await step("destroy --target audit-b", stack.destroy(["--target", b.urn]));
+    expect(await stack.resources(TYPE)).toHaveLength(1);
+    await step("destroy --debug", stack.destroy(["--debug"]));
+    expect(await stack.resources(TYPE)).toHaveLength(0);
+  });
+
+  test("audit: 0 hits in the normal outputs, the state file, export, backend files and config file", () => {
+    const places: Array<[string, string]> = [
+      ...outputs.filter(([label]) => !label.includes("--debug")).map(([label, r]) => [`output of ${label}`, r.output] as [string, string]),
+      ...stateFiles,
+      ...filesUnder(stack.workDir),
+      [`Pulumi.${stack.stackName}.yaml`, fs.readFileSync(path.join(stack.programDir, `Pulumi.${stack.stackName}.yaml`), "utf8")],
+    ];
+    expect(places.length).toBeGreaterThan(10);
+    expect(needles().length).toBe(2 * (1 + 2 * 10));
+    expect(hits(places)).toEqual([]);
+    // The secrets do appear, masked: the audit ran on outputs that name them.
+    expect(outputs.find(([l]) => l === "stack output credentials")![1].output).toContain("[secret]");
+  });
+
+  test("audit: 0 hits in the --debug outputs (preview, up, refresh, destroy)", () => {
+    const debug = outputs.filter(([label]) => label.includes("--debug"));
+    expect(debug.map(([l]) => l)).toEqual(["preview --debug", "up --debug (audit-a)", "preview after up --debug", "refresh --debug", "destroy --debug"]);
+    const found = hits(debug.map(([label, r]) => [`output of ${label}`, r.output]));
+    // Where they come from, for the report: the lines that carry them.
+    const list = needles();
+    const lines = debug.flatMap(([label, r]) =>
+      r.output
+        .split("\n")
+        .filter((l) => list.some(([, v]) => l.includes(v)))
+        .map((l) => `${label}: ${list.reduce((t, [what, v]) => t.split(v).join(`<${what}>`), l.trim()).slice(0, 160)}`),
+    );
+    expect(found, lines.slice(0, 4).join("\n")).toEqual([]);
+  });
+});
+
+describe("error paths do not echo the token or the request headers", () => {
+  // [case, arrange, userName, code, POSTs over two ups: a refusal is tried again, a recorded failure is not]
+  test.each<[string, (api: ApiServer) => void, string, string, number]>([
+    ["400 (a userName over the API's 128 characters)", () => {}, "x".repeat(140), "[REJECTED]", 2],
+    ["500, recorded as unconfirmed", (a) => a.inject({ kind: "status", status: 500 }), "err-500", "[OUTCOME_UNKNOWN]", 1],
+    ["a wrong token (403)", () => {}, "err-403", "[UNAUTHORIZED]", 2],
+  ])("%s", async (label, arrange, userName, code, posts) => {
+    const wrong = label.startsWith("a wrong token");
+    const errApi = await startApiServer({ token: wrong ? "the-right-token-is-another" : token });
+    const errStack = await TestStack.create({
+      programDir: ".",
+      config: { "storage:baseUrl": errApi.url, "users[0].name": "err", "users[0].userName": userName },
+      secrets: { "storage:accessToken": token },
+    });
+    try {
+      arrange(errApi);
+      const runs = [await errStack.up(["--debug"]), await errStack.up()];
+      expect(errApi.requests).toHaveLength(posts);
+      expect(errApi.users).toHaveLength(0);
+      const places: Array<[string, string]> = [
+        ...runs.map((r, i) => [`output of up #${i + 1}`, r.output] as [string, string]),
+        ["state file", errStack.stateFileText()],
+        ...filesUnder(errStack.workDir),
+      ];
+      for (const r of runs) {
+        expect(r.code).not.toBe(0);
+        expect(r.output).toContain(code);
+      }
+      const found = hits(places, [["access token", token], ["access token (base64)", Buffer.from(token).toString("base64")]]);
+      expect(found).toEqual([]);
+      for (const [where, text] of places) {
+        expect(text, `request header in ${where}`).not.toMatch(/authorization\s*[:=]/i);
+        expect(text, `request header in ${where}`).not.toMatch(/"?user-agent"?\s*[:=]\s*"?pulumi-storage-user/i);
+      }
+    } finally {
+      await errStack.dispose();
+      await errApi.close();
+    }
+  });
+});
+
+describe("investigation: the engine's verbose logging (-v=9 --logflow --logtostderr)", () => {
+  test("reports which secrets the engine's own logs print (not asserted: engine behaviour)", async () => {
+    const vApi = await startApiServer({ token });
+    const vStack = await TestStack.create({
+      programDir: ".",
+      config: { "storage:baseUrl": vApi.url, "users[0].name": "verbose", "users[0].userName": "verbose" },
+      secrets: { "storage:accessToken": token },
+    });
+    try {
+      const up = await vStack.up(["-v=9", "--logflow", "--logtostderr"]);
+      const refresh = await vStack.refresh(["-v=9", "--logflow", "--logtostderr"]);
+      expect(up.code, up.output.slice(-3000)).toBe(0);
+      expect(refresh.code).toBe(0);
+      const list: Array<[string, string]> = [["access token", token], ...vApi.users.flatMap(secretsOf)];
+      // Per secret: which engine log messages carry it (the "msg" of the JSON log line, cut
+      // before the value).
+      const report = [
+        ["up -v=9", up.output],
+        ["refresh -v=9", refresh.output],
+      ].map(([label, text]) => {
+        const lines = text.split("\n");
+        const rows = list.map(([what, value]) => {
+          const msgs = new Set<string>();
+          for (const l of lines) {
+            if (!l.includes(value)) continue;
+            let msg = l;
+            try {
+              msg = String(JSON.parse(l.slice(l.indexOf("{"))).msg ?? l);
+            } catch {
+              // not a JSON log line: keep the raw line
+            }
+            const at = msg.indexOf(value);
+            msgs.add((at >= 0 ? msg.slice(0, at) : msg).replace(/\d{4}-\d\d-\d\dT[\d:.]+Z?/g, "").slice(0, 70));
+          }
+          return `${what.replace(/^user \d+ /, "")}: ${msgs.size === 0 ? "not printed" : [...msgs].slice(0, 3).map((m) => JSON.stringify(m)).join(", ")}`;
+        });
+        return `${label} (${text.length} chars):\n    ${rows.join("\n    ")}`;
+      });
+      console.log(`engine verbose-log investigation (pulumi -v=9 --logflow --logtostderr):\n  ${report.join("\n  ")}`);
+      expect(vApi.users).toHaveLength(1);
+    } finally {
+      await vStack.dispose();
+      await vApi.close();
+    }
+  });
+});
