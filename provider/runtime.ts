@@ -1,8 +1,8 @@
 /**
- * The provider's behaviour, loaded with `require("pulumi-storage-user/dist/provider/runtime")` inside the
- * serialized provider's methods (see resource.ts). This module path and these function
- * signatures are a contract with every `__provider` already stored in users' state files:
- * change them only compatibly.
+ * The provider's behaviour, run by the dynamic-provider plugin. Its exports object *is* the
+ * provider that state refers to as `require("pulumi-storage-user/dist/provider/runtime.js")`
+ * (see serializable.ts). This module path and these function signatures are a contract with
+ * every `__provider` already stored in users' state files: change them only compatibly.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { defaults } from "./defaults";
