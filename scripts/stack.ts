@@ -77,6 +77,15 @@ export interface StackOptions {
   shareBackendWith?: TestStack;
 }
 
+/** Applies overrides to an environment; an undefined value removes the variable. */
+function withEnv(env: NodeJS.ProcessEnv, overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  for (const [k, v] of Object.entries(overrides)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
 export class TestStack {
   private constructor(
     readonly programDir: string,
@@ -117,19 +126,11 @@ export class TestStack {
       PULUMI_STORAGE_USER_CLI_DIR: locateCli(),
       NO_COLOR: "1",
     });
-    for (const [k, v] of Object.entries(this.env)) {
-      if (v === undefined) delete env[k];
-      else env[k] = v;
-    }
-    return env;
+    return withEnv(env, this.env);
   }
 
   run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
-    const env = this.baseEnv();
-    for (const [k, v] of Object.entries(opts.env ?? {})) {
-      if (v === undefined) delete env[k];
-      else env[k] = v;
-    }
+    const env = withEnv(this.baseEnv(), opts.env);
     const withStack = args[0] === "stack" && args[1] === "init" ? args : [...args, "--stack", this.stackName];
     const child = spawn(process.execPath, [launcher, ...withStack, "--color", "never"], {
       cwd: this.programDir,
