@@ -3,51 +3,14 @@
  * a temp dir, a passphrase secrets provider, no update checks, no plugin downloads. Used by
  * the tests, the demo and the benchmarks.
  */
-import { ChildProcess, execFileSync, spawn } from "node:child_process";
+import { ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { locateCli, userPath } from "./toolchain";
 
-export const repoRoot: string = (() => {
-  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const pkg = path.join(dir, "package.json");
-    if (fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, "utf8")).name === "pulumi-storage-user") return dir;
-  }
-  throw new Error(`pulumi-storage-user root not found above ${__dirname}`);
-})();
-
-let cliDir: string | undefined;
-
-/**
- * Directory holding the pinned `pulumi` binary (built on first use by tools/pulumi-cli) and,
- * beside it, `pulumi-resource-pulumi-nodejs` from @pulumi/pulumi, where the official installer
- * puts it. That script resolves @pulumi/pulumi from the program's directory, so one copy serves
- * every program; next to the binary the CLI takes it as bundled, without an ambient-plugin warning.
- */
-export function locateCli(): string {
-  if (cliDir) return cliDir;
-  const dir =
-    process.env.PULUMI_STORAGE_USER_CLI_DIR ||
-    execFileSync("bash", [path.join(repoRoot, "tools", "pulumi-cli", "build.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
-      .trim()
-      .split("\n")
-      .pop()!;
-  const plugin = path.join(dir, "pulumi-resource-pulumi-nodejs");
-  if (!fs.existsSync(plugin)) {
-    const shipped = path.join(path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [repoRoot] })), "pulumi-resource-pulumi-nodejs");
-    fs.copyFileSync(shipped, `${plugin}.tmp${process.pid}`);
-    fs.chmodSync(`${plugin}.tmp${process.pid}`, 0o755);
-    fs.renameSync(`${plugin}.tmp${process.pid}`, plugin);
-  }
-  return (cliDir = dir);
-}
-
-export function cliVersion(): string {
-  return execFileSync(path.join(locateCli(), "pulumi"), ["version"], { encoding: "utf8" }).trim();
-}
-
-const launcher = path.join(repoRoot, "dist", "scripts", "pulumi-launcher.js");
+export { cliVersion, locateCli, repoRoot } from "./toolchain";
 
 export interface RunResult {
   code: number;
@@ -73,6 +36,8 @@ export interface StackOptions {
   /** Extra environment for every command (e.g. STORAGE_ACCESS_TOKEN, NODE_EXTRA_CA_CERTS). */
   env?: Record<string, string | undefined>;
   stackName?: string;
+  /** Node.js the CLI, the language host, the program and the plugin run on (a pinned major or version). */
+  nodeVersion?: string;
   /** Use that stack's backend, PULUMI_HOME and passphrase (for StackReference between stacks). */
   shareBackendWith?: TestStack;
 }
@@ -94,6 +59,7 @@ export class TestStack {
     private readonly env: Record<string, string | undefined>,
     readonly passphrase: string,
     private readonly ownsWorkDir: boolean,
+    private readonly nodeVersion?: string,
   ) {}
 
   static async create(opts: StackOptions): Promise<TestStack> {
@@ -103,7 +69,7 @@ export class TestStack {
     fs.mkdirSync(path.join(workDir, "home"), { recursive: true });
     const stackName = opts.stackName ?? `t${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
     const passphrase = shared?.passphrase ?? randomBytes(16).toString("hex");
-    const stack = new TestStack(path.resolve(opts.programDir), stackName, workDir, opts.env ?? {}, passphrase, !shared);
+    const stack = new TestStack(path.resolve(opts.programDir), stackName, workDir, opts.env ?? {}, passphrase, !shared, opts.nodeVersion);
     await stack.must(["stack", "init", stackName]);
     for (const [k, v] of Object.entries(opts.config ?? {})) await stack.must(["config", "set", "--path", k, v]);
     for (const [k, v] of Object.entries(opts.secrets ?? {})) await stack.must(["config", "set", "--secret", k, v]);
@@ -124,6 +90,7 @@ export class TestStack {
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       PULUMI_SKIP_CONFIRMATIONS: "true",
       PULUMI_STORAGE_USER_CLI_DIR: locateCli(),
+      PATH: userPath(this.nodeVersion),
       NO_COLOR: "1",
     });
     return withEnv(env, this.env);
@@ -132,10 +99,13 @@ export class TestStack {
   run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
     const env = withEnv(this.baseEnv(), opts.env);
     const withStack = args[0] === "stack" && args[1] === "init" ? args : [...args, "--stack", this.stackName];
-    const child = spawn(process.execPath, [launcher, ...withStack, "--color", "never"], {
+    // Plain `pulumi`, as a user types it; it starts the language host from PATH. In a process
+    // group of its own, as a terminal's foreground job: signalling -pid is a Ctrl-C.
+    const child = spawn(path.join(locateCli(), "pulumi"), [...withStack, "--color", "never"], {
       cwd: this.programDir,
       env,
       stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
     });
     let stdout = "";
     let stderr = "";

@@ -12,12 +12,13 @@
 //   told nothing about pending operations, so this is the one case it cannot guard: the service's
 //   own unique names turn the repeats into 409s, which the provider reports as [NAME_TAKEN]
 //   naming the force-stopped run (README "Failure modes");
-// - SIGKILL of the launcher (the program's process): the CLI carries on without its program,
-//   the started creates finish and are recorded;
+// - SIGKILL of the program's node process (under the language host): the CLI carries on
+//   without its program, the started creates finish and are recorded;
 // - SIGKILL of the CLI: the stack stays locked, the next up refuses to run; after `pulumi
 //   cancel` it behaves as after a second SIGINT.
-// A terminal's Ctrl-C signals the whole foreground process group. The launcher runs the CLI in a
-// process group of its own when it has no terminal, and forwards each signal once.
+// A terminal's Ctrl-C signals the whole foreground process group. The harness starts `pulumi` as
+// the leader of a process group of its own, as a shell starts a foreground job, so signalling
+// the group is what Ctrl-C does.
 import { ChildProcess, execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, test } from "vitest";
@@ -68,7 +69,7 @@ interface Interrupted {
   api: ApiServer;
   stack: TestStack;
   run: RunResult;
-  /** Processes under the launcher when it was interrupted: [pid, command]. */
+  /** The CLI and the processes under it when it was interrupted: [pid, command]. */
   tree: Array<[number, string]>;
   /** Those still running once the run ended and the server settled (then ended by pid). */
   lingering: string[];
@@ -81,7 +82,7 @@ interface Interrupted {
  */
 async function interruptedUp(
   prefix: string,
-  act: (launcher: ChildProcess, cliPid: number, tree: Array<[number, string]>, output: () => string) => void,
+  act: (cli: ChildProcess, tree: Array<[number, string]>, output: () => string) => void,
 ): Promise<Interrupted> {
   const api = await startApiServer({ token, latencyMs: LATENCY_MS });
   const stack = await TestStack.create({
@@ -94,18 +95,17 @@ async function interruptedUp(
     await stack.dispose();
     await api.close();
   });
-  let launcher: ChildProcess | undefined;
+  let cli: ChildProcess | undefined;
   let tree: Array<[number, string]> = [];
   const poll = setInterval(() => {
-    if (!launcher || tree.length > 0 || api.requests.length < PARALLEL) return;
-    tree = descendants(launcher.pid!).map((p) => [p, cmdline(p)]);
-    const cli = tree.find(([, c]) => c.includes(" up --yes") && c.includes("--client="));
-    act(launcher, cli![0], tree, () => soFar);
+    if (!cli || tree.length > 0 || api.requests.length < PARALLEL) return;
+    tree = [cli.pid!, ...descendants(cli.pid!)].map((p) => [p, cmdline(p)]);
+    act(cli, tree, () => soFar);
   }, 50);
   let soFar = "";
   const run = await stack.up(["--parallel", String(PARALLEL)], {
     onOutput: (text, child) => {
-      launcher ??= child;
+      cli ??= child;
       soFar = text;
     },
   });
@@ -175,7 +175,7 @@ function expectSafe(i: Interrupted, next: { run: RunResult; posted: string[]; ex
 
 describe("an interrupted pulumi up", () => {
   test("one SIGINT: in-flight creates are awaited and recorded; the next up creates only the rest", async () => {
-    const i = await interruptedUp("sigint", (launcher) => launcher.kill("SIGINT"));
+    const i = await interruptedUp("sigint", (cli) => cli.kill("SIGINT"));
     expect(i.run.code).not.toBe(0);
     expect(i.run.output).toContain("^C received; cancelling");
     expect(i.run.output).toContain("update canceled");
@@ -192,23 +192,8 @@ describe("an interrupted pulumi up", () => {
     expect(i.lingering).toEqual([]);
   });
 
-  test("Ctrl-C in a terminal (SIGINT to the launcher's process group): the same as one SIGINT", async () => {
-    // The terminal signals every process of the foreground group at once. Emulated without
-    // signalling this test's own process (which shares the group): the launcher's descendants in
-    // its group first, then, once the CLI has taken that one, the launcher, whose forwarded
-    // SIGINT so arrives second, the order in which a busy launcher delivers it.
-    const i = await interruptedUp("ctrlc", (launcher, _cli, tree, output) => {
-      const pgid = (pid: number) => execFileSync("ps", ["-o", "pgid=", "-p", String(pid)], { encoding: "utf8" }).trim();
-      const group = pgid(launcher.pid!);
-      const sameGroup = tree.map(([p]) => p).filter((p) => pgid(p) === group);
-      for (const p of sameGroup) process.kill(p, "SIGINT");
-      const start = Date.now();
-      const wait = setInterval(() => {
-        if (sameGroup.length > 0 && !output().includes("^C received") && Date.now() - start < 5000) return;
-        clearInterval(wait);
-        launcher.kill("SIGINT");
-      }, 20);
-    });
+  test("Ctrl-C in a terminal (SIGINT to the CLI's whole process group): the same as one SIGINT", async () => {
+    const i = await interruptedUp("ctrlc", (cli) => process.kill(-cli.pid!, "SIGINT"));
     expect(i.run.code).not.toBe(0);
     expect(i.run.output, "one Ctrl-C must cancel, not terminate").not.toContain("^C received; terminating");
     expect(i.run.output).toContain("^C received; cancelling");
@@ -217,9 +202,9 @@ describe("an interrupted pulumi up", () => {
   });
 
   test("a second SIGINT terminates the CLI: the next up warns, and the repeats are refused as NAME_TAKEN", async () => {
-    const i = await interruptedUp("twice", (launcher) => {
-      launcher.kill("SIGINT");
-      setTimeout(() => launcher.kill("SIGINT"), 300);
+    const i = await interruptedUp("twice", (cli) => {
+      cli.kill("SIGINT");
+      setTimeout(() => cli.kill("SIGINT"), 300);
     });
     expect(i.run.code).not.toBe(0);
     expect(i.run.output).toContain("^C received; terminating");
@@ -236,8 +221,11 @@ describe("an interrupted pulumi up", () => {
     expectForceStopOutcome(i, next);
   });
 
-  test("SIGKILL of the launcher: the CLI finishes the started creates and records them", async () => {
-    const i = await interruptedUp("killed", (launcher) => launcher.kill("SIGKILL"));
+  test("SIGKILL of the program's process: the CLI finishes the started creates and records them", async () => {
+    const i = await interruptedUp("killed", (_cli, tree) => {
+      const [program] = tree.find(([, c]) => c.includes("cmd/run/index.js"))!;
+      process.kill(program, "SIGKILL");
+    });
     expect(i.run.code).not.toBe(0);
     const after = checkpoint(i.stack);
     expect(after.pending).toEqual([]);
@@ -246,7 +234,7 @@ describe("an interrupted pulumi up", () => {
   });
 
   test("SIGKILL of the CLI: the stack stays locked, the next up sends nothing; after `pulumi cancel` it is a force-stop", async () => {
-    const i = await interruptedUp("clikill", (_launcher, cli) => process.kill(cli, "SIGKILL"));
+    const i = await interruptedUp("clikill", (cli) => cli.kill("SIGKILL"));
     expect(i.run.code).not.toBe(0);
     const made = i.api.users.length;
     console.log(`SIGKILL of the CLI: processes left running afterwards: ${i.lingering.length ? i.lingering.join(" | ") : "none"}`);

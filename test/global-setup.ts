@@ -1,8 +1,13 @@
-// Makes sure the pinned Pulumi CLI exists before any test runs (building it on a cold machine)
-// and prints which binary the end-to-end tests use.
-import { cliVersion, locateCli } from "../scripts/stack";
+// Makes sure the tools exist before any test runs (building the CLI and installing the pinned
+// Node.js versions on a cold machine) and prints what the end-to-end tests run on.
+import { execFileSync } from "node:child_process";
+import * as path from "node:path";
+import { cliVersion, installToolchain, locateCli, nodeBinDir } from "../scripts/toolchain";
 
 export default function setup() {
+  installToolchain();
   const dir = locateCli();
-  console.log(`pulumi CLI ${cliVersion()} at ${dir}/pulumi`);
+  process.env.PULUMI_STORAGE_USER_CLI_DIR = dir;
+  const node = execFileSync(path.join(nodeBinDir(), "node"), ["--version"], { encoding: "utf8" }).trim();
+  console.log(`pulumi CLI ${cliVersion()} at ${dir}/pulumi with ${path.join(dir, "pulumi-language-nodejs")}; programs run on node ${node}`);
 }

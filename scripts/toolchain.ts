@@ -1,0 +1,109 @@
+/**
+ * The tools a user's machine has, made here from caches outside the clone: the pinned `pulumi`
+ * CLI (tools/pulumi-cli), Node.js versions and package managers (tools/toolchain), and the
+ * language host stand-in (tools/language-host). `userPath()` is the PATH a user's shell would
+ * have: the CLI's directory with its plugins, then one Node.js, then the rest.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+export const repoRoot: string = (() => {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const pkg = path.join(dir, "package.json");
+    if (fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, "utf8")).name === "pulumi-storage-user") return dir;
+  }
+  throw new Error(`pulumi-storage-user root not found above ${__dirname}`);
+})();
+
+export const cacheDir = process.env.PULUMI_CLI_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-storage-user");
+
+export const pins: { node: string[]; mainNode: string; pnpm: string; yarn: string; sdkNewest: string } = JSON.parse(
+  fs.readFileSync(path.join(repoRoot, "tools", "toolchain", "versions.json"), "utf8"),
+);
+
+/** Installs the pinned Node.js versions, pnpm and yarn into the cache (a no-op when warm). */
+export function installToolchain(): void {
+  execFileSync("bash", [path.join(repoRoot, "tools", "toolchain", "install.sh")], { stdio: ["ignore", "inherit", "inherit"] });
+}
+
+/** Directory holding `node` of that version; a major ("22") picks the pinned release. */
+export function nodeBinDir(version: string = pins.mainNode): string {
+  const full = pins.node.find((v) => v === version || v.split(".")[0] === version);
+  if (!full) throw new Error(`node ${version} is not pinned in tools/toolchain/versions.json`);
+  const dir = path.join(cacheDir, "node", `v${full}`, "bin");
+  if (!fs.existsSync(path.join(dir, "node"))) installToolchain();
+  return dir;
+}
+
+export function packageManagerBinDir(pm: "pnpm" | "yarn"): string {
+  const dir = path.join(cacheDir, `${pm}-${pins[pm]}`, "node_modules", ".bin");
+  if (!fs.existsSync(path.join(dir, pm))) installToolchain();
+  return dir;
+}
+
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    if (dir && fs.existsSync(path.join(dir, name))) return path.join(dir, name);
+  }
+  return undefined;
+}
+
+function writeAtomically(file: string, write: (tmp: string) => void, mode?: number) {
+  const tmp = `${file}.tmp${process.pid}`;
+  write(tmp);
+  if (mode !== undefined) fs.chmodSync(tmp, mode);
+  fs.renameSync(tmp, file);
+}
+
+let cliDir: string | undefined;
+
+/**
+ * A directory laid out like a Pulumi install: `pulumi` (a hard link to the cached build),
+ * `pulumi-resource-pulumi-nodejs` from @pulumi/pulumi, and `pulumi-language-nodejs`, this repo's
+ * host, unless a real one is already on PATH (then that one is used). With all three side by side
+ * and on PATH, the CLI takes its plugins as bundled, as after the official installer. One
+ * directory per checkout, since the host script names its checkout.
+ */
+export function locateCli(): string {
+  if (cliDir) return cliDir;
+  if (process.env.PULUMI_STORAGE_USER_CLI_DIR) return (cliDir = process.env.PULUMI_STORAGE_USER_CLI_DIR);
+  const built = execFileSync("bash", [path.join(repoRoot, "tools", "pulumi-cli", "build.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
+    .trim()
+    .split("\n")
+    .pop()!;
+  const dir = path.join(cacheDir, "bin", createHash("sha256").update(repoRoot).digest("hex").slice(0, 12));
+  fs.mkdirSync(dir, { recursive: true });
+  const cli = path.join(dir, "pulumi");
+  if (!fs.existsSync(cli) || fs.statSync(cli).ino !== fs.statSync(path.join(built, "pulumi")).ino) {
+    writeAtomically(cli, (tmp) => {
+      try {
+        fs.linkSync(path.join(built, "pulumi"), tmp);
+      } catch {
+        fs.copyFileSync(path.join(built, "pulumi"), tmp);
+      }
+    });
+  }
+  const sdk = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [repoRoot] }));
+  writeAtomically(path.join(dir, "pulumi-resource-pulumi-nodejs"), (tmp) => fs.copyFileSync(path.join(sdk, "pulumi-resource-pulumi-nodejs"), tmp), 0o755);
+  const host = path.join(dir, "pulumi-language-nodejs");
+  const realHost = onPath("pulumi-language-nodejs");
+  if (realHost && path.dirname(realHost) !== dir) {
+    fs.rmSync(host, { force: true });
+  } else {
+    const main = path.join(repoRoot, "dist", "tools", "language-host", "main.js");
+    writeAtomically(host, (tmp) => fs.writeFileSync(tmp, `#!/bin/sh\n# pulumi-storage-user's language host (tools/language-host), for ${repoRoot}\nexec node ${JSON.stringify(main)} "$@"\n`), 0o755);
+  }
+  return (cliDir = dir);
+}
+
+/** PATH as a user's shell has it: the Pulumi install, one Node.js, then the rest. */
+export function userPath(nodeVersion: string = pins.mainNode, extra: string[] = []): string {
+  return [locateCli(), nodeBinDir(nodeVersion), ...extra, process.env.PATH ?? ""].join(path.delimiter);
+}
+
+export function cliVersion(): string {
+  return execFileSync(path.join(locateCli(), "pulumi"), ["version"], { encoding: "utf8" }).trim();
+}

@@ -1,0 +1,154 @@
+// The install matrix: each cell a separate user program that installs this package the way an
+// infra repo does (the packed tarball, or the git URL), with its own package manager, SDK and
+// Node.js, and runs plain `pulumi` through the language host. Each axis is covered, not every
+// product. Per cell: preview without a token sends nothing; up creates exactly one user; a second
+// up (with --debug) sends nothing; the token and every credential appear 0 times in `stack
+// export`, the raw state file and the --debug output; the `__provider` bytes are recorded.
+// The README's matrix table is written from the last run (see `matrixTable`).
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ApiServer, startApiServer } from "../server/api-server";
+import { repoRoot, TestStack } from "../scripts/stack";
+import { nodeBinDir, packageManagerBinDir, pins } from "../scripts/toolchain";
+
+export interface Cell {
+  name: string;
+  program: "cjs" | "ts-strict" | "esm";
+  pm: "npm" | "pnpm" | "yarn";
+  sdk: string;
+  sdkWhy: string;
+  node: string;
+  from: "tarball" | "git";
+}
+
+const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8"));
+const peerLowest = (pkg.peerDependencies["@pulumi/pulumi"] as string).replace(/^\^/, "");
+const sdkNewest = pins.sdkNewest;
+
+export const cells: Cell[] = [
+  { name: "cjs-npm-lowest", program: "cjs", pm: "npm", sdk: peerLowest, sdkWhy: "lowest of the peer range", node: "22", from: "tarball" },
+  { name: "ts-yarn-newest", program: "ts-strict", pm: "yarn", sdk: sdkNewest, sdkWhy: "newest for the lowest Node (and on the registry)", node: "22", from: "tarball" },
+  { name: "esm-pnpm-newest", program: "esm", pm: "pnpm", sdk: sdkNewest, sdkWhy: "newest on the registry", node: "26", from: "tarball" },
+  { name: "ts-npm-git", program: "ts-strict", pm: "npm", sdk: pkg.devDependencies["@pulumi/pulumi"], sdkWhy: "the version the suite pins", node: "24", from: "git" },
+];
+
+const token = `matrix-token-${Date.now().toString(36)}`;
+let api: ApiServer;
+let tmp: string;
+let tarball: string;
+const results = new Map<string, { providerBytes: number; nodeVersion: string; sdkInstalled: string }>();
+
+beforeAll(async () => {
+  api = await startApiServer({ token });
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "psu-matrix-"));
+  const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", tmp], { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }))[0];
+  tarball = path.join(tmp, packed.filename);
+});
+afterAll(async () => {
+  await api?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+  if (results.size === cells.length) writeMatrixTable();
+});
+
+/** The git URL a user would give npm, pointing at this checkout's HEAD. */
+function gitUrl(): string {
+  const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: repoRoot, encoding: "utf8" }).trim();
+  return `git+file://${repoRoot}#${head}`;
+}
+
+function install(cell: Cell, dir: string) {
+  const env = { ...process.env, PATH: [nodeBinDir(cell.node), packageManagerBinDir("pnpm"), packageManagerBinDir("yarn"), process.env.PATH].join(path.delimiter), npm_config_loglevel: "error" };
+  const spec = cell.from === "git" ? gitUrl() : `file:${tarball}`;
+  const pj = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+  pj.dependencies = { "@pulumi/pulumi": cell.sdk, "pulumi-storage-user": spec };
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pj, null, 2));
+  const args = { npm: ["install", "--no-audit", "--no-fund"], pnpm: ["install"], yarn: ["install", "--non-interactive"] }[cell.pm];
+  try {
+    execFileSync(cell.pm, args, { cwd: dir, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 240_000 });
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string };
+    throw new Error(`${cell.pm} ${args.join(" ")} failed in ${cell.name}:\n${e.stdout}\n${e.stderr}`);
+  }
+}
+
+describe.concurrent("install matrix", () => {
+  for (const cell of cells) {
+    test(`${cell.name}: ${cell.program}, ${cell.pm}, @pulumi/pulumi ${cell.sdk}, node ${cell.node}, from the ${cell.from}`, async () => {
+      const dir = path.join(tmp, cell.name);
+      fs.cpSync(path.join(repoRoot, "test", "programs", "matrix", cell.program), dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${cell.name}\nruntime: nodejs\ndescription: install-matrix cell\n`);
+      install(cell, dir);
+      const installed = JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")).version;
+      expect(installed).toBe(cell.sdk);
+
+      const userName = `matrix-${cell.name}`;
+      const stack = await TestStack.create({ programDir: dir, nodeVersion: cell.node, config: { "storage:baseUrl": api.url, [`${cell.name}:userName`]: userName } });
+      try {
+        const before = api.requests.length;
+        const preview = await stack.preview();
+        expect(preview.code, preview.output).toBe(0);
+        expect(api.requests.length - before, "preview sends no request").toBe(0);
+
+        await stack.must(["config", "set", "--secret", "storage:accessToken", token]);
+        const up = await stack.up();
+        expect(up.code, up.output).toBe(0);
+        expect(api.requests.length - before, "up sends exactly one POST").toBe(1);
+        const created = api.users.find((u) => u.Name === userName)!;
+        expect(created).toBeDefined();
+
+        const again = await stack.up(["--debug"]);
+        expect(again.code, again.output).toBe(0);
+        expect(api.requests.length - before, "a second up sends nothing").toBe(1);
+
+        const out = await stack.outputs(true);
+        expect(out.userId).toBe(created.Id);
+        expect(out.s3.secretKey).toBe(created.S3Connection.SecretKey);
+        if (cell.program === "esm") expect(out.moduleKind).toBe("esm");
+
+        const secrets = [token, created.Password, created.S3Connection.AccessKey, created.S3Connection.SecretKey, created.SwiftApiConnection.Password, created.FtpConnection.Password];
+        const exported = (await stack.must(["stack", "export"])).stdout;
+        for (const [where, text] of [["stack export", exported], ["state file", stack.stateFileText()], ["up --debug", up.output + again.output]] as const) {
+          for (const s of secrets) expect(text.includes(s), `a secret in plain text in ${where}`).toBe(false);
+        }
+        const [user] = await stack.resources();
+        const provider: string = user.outputs.__provider;
+        expect(provider.match(/require\(/g), provider).toHaveLength(1);
+        const nodeVersion = execFileSync(path.join(nodeBinDir(cell.node), "node"), ["--version"], { encoding: "utf8" }).trim();
+        results.set(cell.name, { providerBytes: Buffer.byteLength(provider), nodeVersion, sdkInstalled: installed });
+        console.log(`${cell.name}: __provider ${Buffer.byteLength(provider)} B on node ${nodeVersion}`);
+        const destroy = await stack.destroy();
+        expect(destroy.code, destroy.output).toBe(0);
+      } finally {
+        await stack.dispose();
+      }
+    });
+  }
+});
+
+const BEGIN = "<!-- install-matrix: written by test/install-matrix.test.ts from its last run -->";
+const END = "<!-- /install-matrix -->";
+
+/** The README table, rewritten from this run's results. */
+function writeMatrixTable() {
+  const program = { cjs: "JavaScript (CommonJS)", "ts-strict": "TypeScript, `strict`, type-checked", esm: 'ESM (`"type": "module"`, `module: nodenext`)' };
+  const rows = cells.map((c) => {
+    const r = results.get(c.name)!;
+    return `| ${program[c.program]} | ${c.pm} | ${r.sdkInstalled} (${c.sdkWhy}) | ${r.nodeVersion} | ${c.from === "git" ? "git URL" : "packed tarball"} | ${r.providerBytes} B | pass |`;
+  });
+  const table = [
+    BEGIN,
+    "| Program | Installed with | `@pulumi/pulumi` | Node.js | Package from | `__provider` in state | preview / up / 2nd up / secret audit |",
+    "|---|---|---|---|---|---|---|",
+    ...rows,
+    END,
+  ].join("\n");
+  const readmePath = path.join(repoRoot, "README.md");
+  const readme = fs.readFileSync(readmePath, "utf8");
+  const start = readme.indexOf(BEGIN);
+  const end = readme.indexOf(END);
+  if (start < 0 || end < 0) throw new Error("README.md has no install-matrix markers");
+  fs.writeFileSync(readmePath, readme.slice(0, start) + table + readme.slice(end + END.length));
+}

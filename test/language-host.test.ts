@@ -1,0 +1,110 @@
+// The language host stand-in (tools/language-host) as the unmodified CLI drives it: plain
+// `pulumi` with the host on PATH runs the program in a Node.js process of its own through the
+// SDK's cmd/run, with the runtime options of Pulumi.yaml, type-checks TypeScript, and answers the
+// other RPCs the CLI calls (About, GetProgramDependencies, GetRequiredPackages).
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { locateCli, repoRoot, TestStack } from "../scripts/stack";
+import { pins } from "../scripts/toolchain";
+import { configJson, splitArgs } from "../tools/language-host/runtime";
+
+const programDir = path.join(repoRoot, "test", "programs", "host-probe");
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await TestStack.create({ programDir, config: { "host-probe:greeting": "hello" }, secrets: { "host-probe:hidden": "s3cr3t-probe" } });
+});
+afterAll(async () => {
+  await stack?.dispose();
+});
+
+describe("pulumi up through the host", () => {
+  test("the program runs in its own node process under the host, on the Node.js from PATH, with nodeargs", async () => {
+    const up = await stack.up();
+    expect(up.code, up.output).toBe(0);
+    // The CLI took the host as bundled (next to `pulumi`): no "using ... from $PATH" warning.
+    expect(up.output).not.toContain("from $PATH");
+    const out = await stack.outputs(true);
+    expect(out.pid).not.toBe(process.pid);
+    expect(out.parent).toContain(path.join(repoRoot, "dist", "tools", "language-host", "main.js"));
+    expect(out.entry).toBe(path.join(repoRoot, "node_modules", "@pulumi", "pulumi", "cmd", "run", "index.js"));
+    expect(out.nodeVersion).toBe(`v${pins.mainNode}`);
+    expect(out.execArgv).toEqual(["--max-old-space-size=333", "--no-deprecation"]);
+    expect(out).toMatchObject({ typescript: "true", greeting: "hello", secretIsSecret: true, project: "host-probe", stack: stack.stackName, dryRunSeen: false });
+    const shown = await stack.must(["stack", "output", "--show-secrets"]);
+    expect(stack.stateFileText()).not.toContain("s3cr3t-probe");
+    expect(shown.stdout).not.toContain("s3cr3t-probe");
+  });
+
+  test("a TypeScript type error fails preview with the type checker's message", async () => {
+    const preview = await stack.preview(["--config", "host-probe:mode=type-error"]);
+    expect(preview.code).not.toBe(0);
+    expect(preview.output).toMatch(/TS2322.*Type 'string' is not assignable to type 'number'/);
+    expect(preview.output).toContain("type-error.ts");
+  });
+
+  test("an error the program reports is shown once, without the host's exit-code line (bail)", async () => {
+    const preview = await stack.preview(["--config", "host-probe:mode=throw"]);
+    expect(preview.code).not.toBe(0);
+    expect(preview.output).toContain("probe failed on purpose");
+    expect(preview.output).not.toContain("Program exited with non-zero exit code");
+  });
+});
+
+describe("the other RPCs the CLI calls", () => {
+  test("pulumi about: About and GetProgramDependencies", async () => {
+    const about = await stack.must(["about", "--json"]);
+    const info = JSON.parse(about.stdout);
+    expect(info.language).toMatchObject({ name: "nodejs", version: `v${pins.mainNode}` });
+    expect(info.language.executable).toMatch(/\/node$/);
+    // The nearest package.json above this program is the repo's.
+    expect(info.dependencies).toContainEqual({ name: "@pulumi/pulumi", version: require("@pulumi/pulumi/package.json").version });
+    expect(info.dependencies).toContainEqual({ name: "undici", version: require("undici/package.json").version });
+  });
+
+  test("GetRequiredPackages: a package declaring a Pulumi plugin makes the CLI ask for that plugin", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "psu-host-plugin-"));
+    try {
+      fs.cpSync(programDir, dir, { recursive: true });
+      const fake = path.join(dir, "node_modules", "@acme", "fake");
+      fs.mkdirSync(fake, { recursive: true });
+      fs.writeFileSync(path.join(fake, "package.json"), JSON.stringify({ name: "@acme/fake", version: "1.2.3", pulumi: { resource: true, name: "acmefake" } }));
+      // The program must still find @pulumi/pulumi and this package's dependencies.
+      fs.symlinkSync(path.join(repoRoot, "node_modules", "@pulumi"), path.join(dir, "node_modules", "@pulumi"));
+      const probe = await TestStack.create({ programDir: dir, shareBackendWith: stack, stackName: `${stack.stackName}-plug`, config: { "host-probe:greeting": "x" } });
+      try {
+        const preview = await probe.preview();
+        expect(preview.code).not.toBe(0);
+        expect(preview.output).toMatch(/acmefake.*v?1\.2\.3/);
+      } finally {
+        await probe.dispose();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("the host is the repo's stand-in unless a real one is on PATH", () => {
+    const host = fs.readFileSync(path.join(locateCli(), "pulumi-language-nodejs"), "utf8");
+    expect(host).toContain(path.join(repoRoot, "dist", "tools", "language-host", "main.js"));
+  });
+});
+
+describe("the host's translations, as the Go host does them", () => {
+  test("config keys reach cmd/run as <namespace>:config:<name>", () => {
+    expect(JSON.parse(configJson([["storage:baseUrl", "u"], ["proj:config:x", "1"], ["a:b.c", "2"]]))).toEqual({
+      "storage:config:baseUrl": "u",
+      "proj:config:x": "1",
+      "a:config:b.c": "2",
+    });
+    expect(() => configJson([["nonamespace", "v"]])).toThrow(/configuration key/);
+  });
+
+  test("nodeargs split like shlex", () => {
+    expect(splitArgs(` --a=1  "--b=two words" 'c\\d' e\\ f `)).toEqual(["--a=1", "--b=two words", "c\\d", "e f"]);
+    expect(splitArgs("")).toEqual([]);
+    expect(() => splitArgs(`"open`)).toThrow(/closing quote/);
+  });
+});

@@ -1,0 +1,293 @@
+/**
+ * The `LanguageRuntime` RPCs of the stand-in host (see ./main.ts for the differences from the Go
+ * host). Each method mirrors its namesake in pulumi/pulumi v3.250.0
+ * `sdk/nodejs/cmd/pulumi-language-nodejs/main.go`.
+ */
+import { ChildProcess, execFile, spawn } from "node:child_process";
+import * as path from "node:path";
+import type * as grpcTypes from "@grpc/grpc-js";
+import { installArgs, lookPath, mixedSdkWarning, programDependencies, requiredPackages, resolvePackageManager, toolVersion } from "./packages";
+
+const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
+const pb = require(path.join(sdkDir, "proto", "language_pb"));
+const pluginPb = require(path.join(sdkDir, "proto", "plugin_pb"));
+const emptyPb = require(require.resolve("google-protobuf/google/protobuf/empty_pb", { paths: [sdkDir] }));
+
+/** `cmd/run` exits with this after it has shown the user an actionable message: answer `bail`. */
+const EXITED_AFTER_USER_MESSAGE = 32;
+const DEFAULT_RUN_PATH = "@pulumi/pulumi/cmd/run";
+
+type Unary = (call: grpcTypes.ServerUnaryCall<any, any>, callback: grpcTypes.sendUnaryData<any>) => void;
+
+interface NodeOptions {
+  typescript: boolean;
+  tsconfig: string;
+  nodeargs: string;
+  packagemanager: unknown;
+}
+
+/** `parseOptions`: the runtime options of Pulumi.yaml (`runtime.options`). */
+export function parseOptions(info: any): NodeOptions {
+  const o: Record<string, unknown> = info?.getOptions?.()?.toJavaScript() ?? {};
+  const typed = <T>(key: string, type: string, fallback: T): T => {
+    if (o[key] === undefined) return fallback;
+    if (typeof o[key] !== type) throw new Error(`${key === "tsconfig" ? "tsconfigpath" : key} option must be a ${type}`);
+    return o[key] as T;
+  };
+  return { typescript: typed("typescript", "boolean", true), tsconfig: typed("tsconfig", "string", ""), nodeargs: typed("nodeargs", "string", ""), packagemanager: o.packagemanager };
+}
+
+/** shlex.Split as the Go host applies it to `nodeargs`: whitespace-separated, quotes and backslashes honoured. */
+export function splitArgs(s: string): string[] {
+  const out: string[] = [];
+  let cur: string | undefined;
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else if (c === "\\" && quote === '"' && i + 1 < s.length) cur += s[++i];
+      else cur += c;
+    } else if (/\s/.test(c)) {
+      if (cur !== undefined) out.push(cur);
+      cur = undefined;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      cur ??= "";
+    } else if (c === "\\" && i + 1 < s.length) {
+      cur = (cur ?? "") + s[++i];
+    } else {
+      cur = (cur ?? "") + c;
+    }
+  }
+  if (quote) throw new Error("EOF found when expecting closing quote");
+  if (cur !== undefined) out.push(cur);
+  return out;
+}
+
+/** `constructConfig`: keys as `<namespace>:config:<name>`, the form every SDK version reads. */
+export function configJson(config: Map<string, string> | Array<[string, string]>): string {
+  const out: Record<string, string> = {};
+  for (const [key, value] of config) {
+    const i = key.indexOf(":");
+    if (i < 0) throw new Error(`failed to serialize configuration: could not parse ${key} as a configuration key (configuration keys should be of the form \`<namespace>:<name>\`)`);
+    const name = key.slice(i + 1).replace(/^config:/, "");
+    out[`${key.slice(0, i)}:config:${name}`] = value;
+  }
+  return JSON.stringify(out);
+}
+
+/** `locateModule`: resolve the run script from the program directory with the program's own Node. */
+function locateModule(node: string, mod: string, programDir: string): Promise<string> {
+  const script = `try { console.log(require.resolve(${JSON.stringify(mod)})); } catch (error) { if (error.code === 'MODULE_NOT_FOUND') { console.error("It looks like the Pulumi SDK has not been installed. Have you run pulumi install?") } else { console.error(error.message); } process.exit(1); }`;
+  return new Promise((resolve, reject) =>
+    execFile(node, ["-e", script], { cwd: programDir }, (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(stdout.trim()))),
+  );
+}
+
+export class LanguageHost {
+  private readonly running = new Set<ChildProcess>();
+
+  constructor(
+    private readonly grpc: typeof grpcTypes,
+    private engineAddress: string,
+    private readonly tracing: string,
+    private readonly onHandshake: (engineAddress: string) => void,
+  ) {}
+
+  service(): grpcTypes.UntypedServiceImplementation {
+    const unimplemented = (name: string): Unary => (_call, callback) =>
+      callback({ code: this.grpc.status.UNIMPLEMENTED, details: `method ${name} not implemented` });
+    const wrap = (fn: (req: any) => Promise<any> | any): Unary => (call, callback) => {
+      Promise.resolve()
+        .then(() => fn(call.request))
+        .then((res) => callback(null, res), (err: Error) => callback({ code: this.grpc.status.UNKNOWN, details: err.message }));
+    };
+    return {
+      handshake: wrap((req) => this.handshake(req)),
+      getPluginInfo: wrap(() => new pluginPb.PluginInfo().setVersion(require(path.join(sdkDir, "package.json")).version)),
+      getRequiredPlugins: unimplemented("GetRequiredPlugins"),
+      getRequiredPackages: wrap((req) => this.getRequiredPackages(req)),
+      run: (call: grpcTypes.ServerUnaryCall<any, any>, callback: grpcTypes.sendUnaryData<any>) =>
+        this.run(call).then((res) => callback(null, res), (err: Error) => callback({ code: this.grpc.status.UNKNOWN, details: err.message })),
+      installDependencies: (call: grpcTypes.ServerWritableStream<any, any>) => this.installDependencies(call),
+      runtimeOptionsPrompts: wrap((req) => this.runtimeOptionsPrompts(req)),
+      template: wrap(() => new pb.TemplateResponse()),
+      about: wrap((req) => this.about(req)),
+      getProgramDependencies: wrap((req) => this.getProgramDependencies(req)),
+      runPlugin: (call: grpcTypes.ServerWritableStream<any, any>) => call.destroy(Object.assign(new Error("method RunPlugin not implemented"), { code: this.grpc.status.UNIMPLEMENTED })),
+      generateProgram: unimplemented("GenerateProgram"),
+      generateProject: unimplemented("GenerateProject"),
+      generatePackage: unimplemented("GeneratePackage"),
+      pack: unimplemented("Pack"),
+      link: unimplemented("Link"),
+      cancel: wrap(() => {
+        this.cancelRunning();
+        return new emptyPb.Empty();
+      }),
+    };
+  }
+
+  private handshake(req: any) {
+    this.engineAddress = req.getEngineAddress();
+    this.onHandshake(this.engineAddress);
+    return new pb.LanguageHandshakeResponse();
+  }
+
+  private getRequiredPackages(req: any) {
+    const { packages, sdkVersions } = requiredPackages(req.getInfo().getProgramDirectory());
+    const warning = mixedSdkWarning(sdkVersions);
+    if (warning) process.stderr.write(warning);
+    return new pb.GetRequiredPackagesResponse().setPackagesList(
+      packages.map((p) => {
+        const dep = new pluginPb.PackageDependency().setName(p.name).setKind("resource").setVersion(p.version).setServer(p.server);
+        if (p.parameterization) {
+          const { name, version, value } = p.parameterization;
+          dep.setParameterization(new pluginPb.PackageParameterization().setName(name).setVersion(version).setValue(Buffer.from(value ?? "", "base64")));
+        }
+        return dep;
+      }),
+    );
+  }
+
+  /** SIGINT to every running program, then SIGKILL after 5 s (`cmd.Cancel`, `cmd.WaitDelay`). */
+  private cancelRunning(only?: ChildProcess) {
+    for (const child of only ? [only] : this.running) {
+      if (child.exitCode !== null || child.signalCode !== null) continue;
+      if (!child.kill("SIGINT")) child.kill("SIGKILL");
+      setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill("SIGKILL"), 5000).unref();
+    }
+  }
+
+  private async run(call: grpcTypes.ServerUnaryCall<any, any>) {
+    const req = call.request;
+    const response = (error: string, bail = false) => new pb.RunResponse().setError(error).setBail(bail);
+    if (!this.engineAddress) throw new Error("when debugging or running explicitly, must call Handshake before Run");
+    const info = req.getInfo();
+    const programDir: string = info.getProgramDirectory();
+    const node = lookPath("node");
+    if (!node) return response("could not find node on the $PATH: exec: \"node\": executable file not found in $PATH");
+
+    let runPath: string;
+    try {
+      runPath = await locateModule(node, process.env.PULUMI_LANGUAGE_NODEJS_RUN_PATH || DEFAULT_RUN_PATH, programDir);
+    } catch (err) {
+      return response((err as Error).message);
+    }
+
+    const args = [runPath];
+    const flag = (k: string, v: string | undefined) => v && args.push(`--${k}`, v);
+    flag("monitor", req.getMonitorAddress());
+    flag("engine", this.engineAddress);
+    flag("organization", req.getOrganization());
+    flag("project", req.getProject());
+    flag("root-directory", info.getRootDirectory());
+    flag("stack", req.getStack());
+    flag("pwd", programDir);
+    if (req.getDryrun()) args.push("--dry-run");
+    flag("parallel", String(req.getParallel()));
+    flag("tracing", this.tracing);
+    args.push(info.getEntryPoint(), ...req.getArgsList());
+
+    let opts: NodeOptions;
+    let nodeArgs: string[];
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    try {
+      env.PULUMI_CONFIG = configJson(req.getConfigMap().getEntryList());
+      env.PULUMI_CONFIG_SECRET_KEYS = JSON.stringify(req.getConfigsecretkeysList());
+      opts = parseOptions(info);
+      nodeArgs = splitArgs(opts.nodeargs);
+    } catch (err) {
+      return response((err as Error).message);
+    }
+    if (opts.typescript) env.PULUMI_NODEJS_TYPESCRIPT = "true";
+    if (opts.tsconfig) env.PULUMI_NODEJS_TSCONFIG_PATH = opts.tsconfig;
+
+    const child = spawn(node, [...nodeArgs, ...args], { env, stdio: ["ignore", "inherit", "pipe"] });
+    this.running.add(child);
+    call.on("cancelled", () => this.cancelRunning(child));
+    // Stderr passes through and is sniffed for V8's out-of-memory report, as the Go host does.
+    let oom = false;
+    let tail = "";
+    child.stderr!.on("data", (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      const text = tail + chunk.toString("utf8");
+      if (text.includes("<--- Last few GCs --->") || text.includes("Check failed: needs_context && current_scope_ == closure_scope_")) oom = true;
+      tail = text.slice(-128);
+    });
+    const result = await new Promise<{ code: number | null; error?: Error }>((resolve) => {
+      child.once("error", (error) => resolve({ code: null, error }));
+      child.once("close", (code, signal) => resolve({ code: code ?? (signal ? -1 : null) }));
+    });
+    this.running.delete(child);
+    if (result.error) return response(`Problem executing program (could not run language executor): ${result.error.message}`);
+    if (result.code === 0) return response("");
+    if (result.code === EXITED_AFTER_USER_MESSAGE) return response("", true);
+    const hint = oom
+      ? ". Detected a possible out of memory error. Consider increasing the memory available to the nodejs process by setting the `nodeargs` runtime option in Pulumi.yaml to `nodeargs: --max-old-space-size=<size>` where `<size>` is the maximum memory in megabytes that can be allocated to nodejs. See https://www.pulumi.com/docs/concepts/projects/project-file/#runtime-options"
+      : "";
+    return response(`Program exited with non-zero exit code: ${result.code}${hint}`);
+  }
+
+  private async installDependencies(call: grpcTypes.ServerWritableStream<any, any>) {
+    const req = call.request;
+    const send = (stream: "out" | "err", data: Buffer | string) => {
+      const msg = new pb.InstallDependenciesResponse();
+      if (stream === "out") msg.setStdout(Buffer.from(data));
+      else msg.setStderr(Buffer.from(data));
+      call.write(msg);
+    };
+    try {
+      const info = req.getInfo();
+      const programDir: string = info.getProgramDirectory();
+      const pm = resolvePackageManager(parseOptions(info).packagemanager, programDir);
+      send("out", "Installing dependencies...\n\n");
+      const child = spawn(pm, installArgs(pm), { cwd: programDir, stdio: ["ignore", "pipe", "pipe"] });
+      child.stdout.on("data", (d: Buffer) => send("out", d));
+      child.stderr.on("data", (d: Buffer) => send("err", d));
+      const code = await new Promise<number | null>((resolve, reject) => {
+        child.once("error", reject);
+        child.once("close", resolve);
+      });
+      if (code !== 0) throw new Error(`${pm} install failed: exit status ${code}`);
+      send("out", "Finished installing dependencies\n\n");
+      call.end();
+    } catch (err) {
+      call.destroy(Object.assign(new Error((err as Error).message), { code: this.grpc.status.UNKNOWN }));
+    }
+  }
+
+  private runtimeOptionsPrompts(req: any) {
+    const res = new pb.RuntimeOptionsResponse();
+    if (parseOptions(req.getInfo()).packagemanager !== undefined) return res;
+    const STRING = pb.RuntimeOptionPrompt.RuntimeOptionType.STRING;
+    const value = (s: string, display = s) => new pb.RuntimeOptionPrompt.RuntimeOptionValue().setPrompttype(STRING).setStringvalue(s).setDisplayname(display);
+    // MakeExecutablePromptChoices: managers found on PATH first, the others marked.
+    const choices = ["npm", "pnpm", "yarn", "bun"]
+      .map((pm) => ({ pm, found: Boolean(lookPath(pm)) }))
+      .sort((a, b) => Number(b.found) - Number(a.found))
+      .map(({ pm, found }) => value(pm, found ? pm : `${pm} [not found]`));
+    const prompt = new pb.RuntimeOptionPrompt()
+      .setKey("packagemanager")
+      .setDescription("The package manager to use for installing dependencies")
+      .setPrompttype(STRING)
+      .setChoicesList(choices)
+      .setDefault(value("npm"));
+    return res.setPromptsList([prompt]);
+  }
+
+  private about(req: any) {
+    const info = req.getInfo();
+    const pm = resolvePackageManager(parseOptions(info).packagemanager, info.getProgramDirectory());
+    const node = lookPath("node");
+    if (!node) throw new Error('could not find executable "node"');
+    const res = new pb.AboutResponse().setExecutable(node).setVersion(`v${toolVersion(node)}`);
+    res.getMetadataMap().set("packagemanager", pm).set("packagemanagerVersion", toolVersion(pm));
+    return res;
+  }
+
+  private getProgramDependencies(req: any) {
+    const deps = programDependencies(req.getInfo().getProgramDirectory(), req.getTransitivedependencies());
+    return new pb.GetProgramDependenciesResponse().setDependenciesList(deps.map((d) => new pb.DependencyInfo().setName(d.name).setVersion(d.version)));
+  }
+}

