@@ -30,25 +30,22 @@ const sdkNewest = pins.sdkNewest;
 
 export const cells: Cell[] = [
   { name: "cjs-npm-lowest", program: "cjs", pm: "npm", sdk: peerLowest, sdkWhy: "lowest of the peer range", node: "22", from: "tarball" },
-  { name: "ts-yarn-newest", program: "ts-strict", pm: "yarn", sdk: sdkNewest, sdkWhy: "newest for the lowest Node (and on the registry)", node: "22", from: "tarball" },
+  { name: "ts-yarn-newest", program: "ts-strict", pm: "yarn", sdk: sdkNewest, sdkWhy: "newest for the lowest supported Node, which is also the newest on the registry", node: "22", from: "tarball" },
   { name: "esm-pnpm-newest", program: "esm", pm: "pnpm", sdk: sdkNewest, sdkWhy: "newest on the registry", node: "26", from: "tarball" },
   { name: "ts-npm-git", program: "ts-strict", pm: "npm", sdk: pkg.devDependencies["@pulumi/pulumi"], sdkWhy: "the version the suite pins", node: "24", from: "git" },
 ];
 
 const token = `matrix-token-${Date.now().toString(36)}`;
-let api: ApiServer;
 let tmp: string;
 let tarball: string;
 const results = new Map<string, { providerBytes: number; nodeVersion: string; sdkInstalled: string }>();
 
 beforeAll(async () => {
-  api = await startApiServer({ token });
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "psu-matrix-"));
   const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", tmp], { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }))[0];
   tarball = path.join(tmp, packed.filename);
 });
 afterAll(async () => {
-  await api?.close();
   fs.rmSync(tmp, { recursive: true, force: true });
   if (results.size === cells.length) writeMatrixTable();
 });
@@ -85,23 +82,24 @@ describe.concurrent("install matrix", () => {
       expect(installed).toBe(cell.sdk);
 
       const userName = `matrix-${cell.name}`;
+      // One API per cell: the cells run at the same time and each counts its own requests.
+      const api: ApiServer = await startApiServer({ token });
       const stack = await TestStack.create({ programDir: dir, nodeVersion: cell.node, config: { "storage:baseUrl": api.url, [`${cell.name}:userName`]: userName } });
       try {
-        const before = api.requests.length;
         const preview = await stack.preview();
         expect(preview.code, preview.output).toBe(0);
-        expect(api.requests.length - before, "preview sends no request").toBe(0);
+        expect(api.requests.length, "preview sends no request").toBe(0);
 
         await stack.must(["config", "set", "--secret", "storage:accessToken", token]);
         const up = await stack.up();
         expect(up.code, up.output).toBe(0);
-        expect(api.requests.length - before, "up sends exactly one POST").toBe(1);
+        expect(api.requests.length, "up sends exactly one POST").toBe(1);
         const created = api.users.find((u) => u.Name === userName)!;
         expect(created).toBeDefined();
 
         const again = await stack.up(["--debug"]);
         expect(again.code, again.output).toBe(0);
-        expect(api.requests.length - before, "a second up sends nothing").toBe(1);
+        expect(api.requests.length, "a second up sends nothing").toBe(1);
 
         const out = await stack.outputs(true);
         expect(out.userId).toBe(created.Id);
@@ -123,6 +121,7 @@ describe.concurrent("install matrix", () => {
         expect(destroy.code, destroy.output).toBe(0);
       } finally {
         await stack.dispose();
+        await api.close();
       }
     });
   }
@@ -150,5 +149,9 @@ function writeMatrixTable() {
   const start = readme.indexOf(BEGIN);
   const end = readme.indexOf(END);
   if (start < 0 || end < 0) throw new Error("README.md has no install-matrix markers");
-  fs.writeFileSync(readmePath, readme.slice(0, start) + table + readme.slice(end + END.length));
+  const updated = readme.slice(0, start) + table + readme.slice(end + END.length);
+  if (updated === readme) return;
+  fs.writeFileSync(readmePath, updated);
+  // The README's claim is this table: in CI a stale one fails the run (commit the rewritten one).
+  if (process.env.CI) throw new Error(`README.md's install matrix did not match this run; rewritten:\n${table}`);
 }
