@@ -98,7 +98,8 @@ export class TestStack {
 
   run(args: string[], opts: RunOptions = {}): Promise<RunResult> {
     const env = withEnv(this.baseEnv(), opts.env);
-    const withStack = args[0] === "stack" && args[1] === "init" ? args : [...args, "--stack", this.stackName];
+    const stackless = (args[0] === "stack" && args[1] === "init") || ["plugin", "install", "version"].includes(args[0]);
+    const withStack = stackless ? args : [...args, "--stack", this.stackName];
     // Plain `pulumi`, as a user types it; it starts the language host from PATH. In a process
     // group of its own, as a terminal's foreground job: signalling -pid is a Ctrl-C.
     const child = spawn(path.join(locateCli(), "pulumi"), [...withStack, "--color", "never"], {

@@ -2,12 +2,15 @@
 // `pulumi` with the host on PATH runs the program in a Node.js process of its own through the
 // SDK's cmd/run, with the runtime options of Pulumi.yaml, type-checks TypeScript, and answers the
 // other RPCs the CLI calls (About, GetProgramDependencies, GetRequiredPackages).
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { locateCli, repoRoot, TestStack } from "../scripts/stack";
-import { pins } from "../scripts/toolchain";
+import { nodeBinDir, pins } from "../scripts/toolchain";
 import { configJson, splitArgs } from "../tools/language-host/runtime";
 
 const programDir = path.join(repoRoot, "test", "programs", "host-probe");
@@ -57,31 +60,54 @@ describe("the other RPCs the CLI calls", () => {
   test("pulumi about: About and GetProgramDependencies", async () => {
     const about = await stack.must(["about", "--json"]);
     const info = JSON.parse(about.stdout);
-    expect(info.language).toMatchObject({ name: "nodejs", version: `v${pins.mainNode}` });
-    expect(info.language.executable).toMatch(/\/node$/);
+    expect(info.runtime).toEqual({
+      language: "nodejs",
+      executable: path.join(nodeBinDir(), "node"),
+      version: `v${pins.mainNode}`,
+      packagemanager: "npm",
+      packagemanagerVersion: expect.stringMatching(/^\d+\.\d+\.\d+$/),
+    });
     // The nearest package.json above this program is the repo's.
     expect(info.dependencies).toContainEqual({ name: "@pulumi/pulumi", version: require("@pulumi/pulumi/package.json").version });
     expect(info.dependencies).toContainEqual({ name: "undici", version: require("undici/package.json").version });
   });
 
-  test("GetRequiredPackages: a package declaring a Pulumi plugin makes the CLI ask for that plugin", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "psu-host-plugin-"));
+  test("pulumi install: InstallDependencies runs npm, then the plugins GetRequiredPackages names are fetched", async () => {
+    // A package declaring a Pulumi resource plugin, served from a plugin server on 127.0.0.1 that
+    // only records what the CLI asks for: the name, version and server come from the host.
+    const asked: string[] = [];
+    const pluginServer = http.createServer((req, res) => {
+      asked.push(req.url ?? "");
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => pluginServer.listen(0, "127.0.0.1", resolve));
+    const { port } = pluginServer.address() as AddressInfo;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "psu-host-install-"));
     try {
-      fs.cpSync(programDir, dir, { recursive: true });
-      const fake = path.join(dir, "node_modules", "@acme", "fake");
-      fs.mkdirSync(fake, { recursive: true });
-      fs.writeFileSync(path.join(fake, "package.json"), JSON.stringify({ name: "@acme/fake", version: "1.2.3", pulumi: { resource: true, name: "acmefake" } }));
-      // The program must still find @pulumi/pulumi and this package's dependencies.
-      fs.symlinkSync(path.join(repoRoot, "node_modules", "@pulumi"), path.join(dir, "node_modules", "@pulumi"));
-      const probe = await TestStack.create({ programDir: dir, shareBackendWith: stack, stackName: `${stack.stackName}-plug`, config: { "host-probe:greeting": "x" } });
+      fs.cpSync(programDir, path.join(dir, "program"), { recursive: true });
+      const fake = path.join(dir, "fake");
+      fs.mkdirSync(fake);
+      fs.writeFileSync(
+        path.join(fake, "package.json"),
+        JSON.stringify({ name: "@acme/fake", version: "1.2.3", pulumi: { resource: true, name: "acmefake", server: `http://127.0.0.1:${port}/plugins` } }),
+      );
+      const tgz = execFileSync("npm", ["pack", "--silent", "--pack-destination", path.join(dir, "program")], { cwd: fake, encoding: "utf8" }).trim();
+      fs.writeFileSync(path.join(dir, "program", "package.json"), JSON.stringify({ name: "probe", private: true, dependencies: { "@acme/fake": `file:./${tgz}` } }));
+      const probe = await TestStack.create({ programDir: path.join(dir, "program"), shareBackendWith: stack, stackName: `${stack.stackName}-inst` });
       try {
-        const preview = await probe.preview();
-        expect(preview.code).not.toBe(0);
-        expect(preview.output).toMatch(/acmefake.*v?1\.2\.3/);
+        const install = await probe.run(["install"]);
+        expect(install.output).toContain("Installing dependencies...");
+        expect(install.output).toContain("Finished installing dependencies");
+        expect(fs.existsSync(path.join(dir, "program", "node_modules", "@acme", "fake", "package.json"))).toBe(true);
+        expect(install.code).not.toBe(0);
+        expect(asked.some((u) => u.startsWith("/plugins/pulumi-resource-acmefake-v1.2.3-linux-")), asked.join("\n")).toBe(true);
+        // Only the local plugin server was asked: no fallback download from elsewhere.
+        expect(install.output).not.toMatch(/get\.pulumi\.com|github\.com/);
       } finally {
         await probe.dispose();
       }
     } finally {
+      pluginServer.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

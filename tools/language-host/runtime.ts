@@ -115,7 +115,7 @@ export class LanguageHost {
       template: wrap(() => new pb.TemplateResponse()),
       about: wrap((req) => this.about(req)),
       getProgramDependencies: wrap((req) => this.getProgramDependencies(req)),
-      runPlugin: (call: grpcTypes.ServerWritableStream<any, any>) => call.destroy(Object.assign(new Error("method RunPlugin not implemented"), { code: this.grpc.status.UNIMPLEMENTED })),
+      runPlugin: (call: grpcTypes.ServerWritableStream<any, any>) => this.failStream(call, this.grpc.status.UNIMPLEMENTED, "method RunPlugin not implemented"),
       generateProgram: unimplemented("GenerateProgram"),
       generateProject: unimplemented("GenerateProject"),
       generatePackage: unimplemented("GeneratePackage"),
@@ -126,6 +126,11 @@ export class LanguageHost {
         return new emptyPb.Empty();
       }),
     };
+  }
+
+  /** Ends a server stream with an error status; `destroy(err)` would close it without any status. */
+  private failStream(call: grpcTypes.ServerWritableStream<any, any>, code: grpcTypes.status, details: string) {
+    call.emit("error", { code, details });
   }
 
   private handshake(req: any) {
@@ -253,7 +258,7 @@ export class LanguageHost {
       send("out", "Finished installing dependencies\n\n");
       call.end();
     } catch (err) {
-      call.destroy(Object.assign(new Error((err as Error).message), { code: this.grpc.status.UNKNOWN }));
+      this.failStream(call, this.grpc.status.UNKNOWN, (err as Error).message);
     }
   }
 
