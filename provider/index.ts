@@ -7,4 +7,6 @@ export type { CreatedUser, FtpConnection, S3Connection, SwiftConnection, Task } 
 export type { StorageUserOutputs } from "./runtime";
 export { Credentials, envOf, ftpUrlOf } from "./app-config";
 export { StorageUserLedger, StorageUserLedgerArgs, LedgerEntry } from "./ledger";
+/** For programs that read StorageUser outputs through a StackReference without a StorageUser: see README "Debug output". */
+export { redactResponseDumps } from "./debug-redaction";
 export type { ForgottenUser, TrackedUser } from "./ledger-runtime";

@@ -1,4 +1,5 @@
 import { defaults } from "./defaults";
+import { checkConnectionName } from "./settings";
 
 /** The value the engine sends for inputs that are not known yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -7,13 +8,16 @@ export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 export interface UserInputs {
   userName: string;
   persistPassword: boolean;
+  /** Name of an entry of `storage:connections`; absent: `storage:baseUrl` / `storage:accessToken`. */
+  connection?: string;
   /** From the resource option customTimeouts.create; not a user-facing argument. */
   __createTimeoutMs?: number;
 }
 
 /** Input names a StorageUser accepts; anything else is a typo worth failing on. */
-export const argNames = ["userName", "persistPassword"] as const;
-const internalNames = new Set(["__provider", "__createTimeoutMs"]);
+export const argNames = ["userName", "persistPassword", "connection"] as const;
+/** `__urn`: the resource's own URN, so the plugin can show warnings under it (engine-log.ts). */
+const internalNames = new Set(["__provider", "__createTimeoutMs", "__urn"]);
 
 export interface Failure {
   property: string;
@@ -41,11 +45,15 @@ export function checkPersistPassword(value: unknown): string | undefined {
   return `must be true or false, got ${JSON.stringify(value)?.slice(0, 40) ?? typeof value}: pass persistPassword: true or leave it out (default ${defaults.persistPassword})`;
 }
 
-/** Arguments that are not StorageUser arguments (by name only: values are never echoed). */
-export function unknownArgFailures(names: string[]): Failure[] {
+/**
+ * Arguments that are not StorageUser arguments (by name only: values are never echoed). The
+ * list of accepted names goes in the reason only when asked (the provider's check, whose
+ * failures stand alone); the constructor says it once, in its error's "what to do".
+ */
+export function unknownArgFailures(names: string[], listAccepted = true): Failure[] {
   return names
     .filter((key) => !(argNames as readonly string[]).includes(key) && !internalNames.has(key))
-    .map((property) => ({ property, reason: `is not a StorageUser argument: the arguments are ${argNames.join(", ")}` }));
+    .map((property) => ({ property, reason: `is not a StorageUser argument${listAccepted ? `: the arguments are ${argNames.join(", ")}` : ""}` }));
 }
 
 /** Failures of the values present; `userName` is required only if `requireUserName`. */
@@ -59,6 +67,10 @@ export function valueFailures(values: Record<string, unknown>, requireUserName: 
   }
   const p = checkPersistPassword(values.persistPassword);
   if (p) failures.push({ property: "persistPassword", reason: p });
+  if (values.connection !== undefined && values.connection !== UNKNOWN) {
+    const c = checkConnectionName(values.connection);
+    if (c) failures.push({ property: "connection", reason: c });
+  }
   return failures;
 }
 

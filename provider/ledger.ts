@@ -3,6 +3,7 @@ import { InvalidInputError } from "./errors";
 import type { ForgottenUser, TrackedUser } from "./ledger-runtime";
 import type { StorageUser } from "./resource";
 import { serializableProvider } from "./serializable";
+import { assertTokensSecret } from "./stack-config";
 
 /** A user given by hand instead of as a StorageUser (e.g. one created inside a component). */
 export interface LedgerEntry {
@@ -44,6 +45,7 @@ export class StorageUserLedger extends pulumi.dynamic.Resource {
     if (!args || !Array.isArray(args.users)) {
       throw new InvalidInputError(`StorageUserLedger '${name}' needs users`, "pass { users: [user1, user2] } with every StorageUser of the stack");
     }
+    assertTokensSecret();
     super(
       serializableProvider("ledger-runtime"),
       name,

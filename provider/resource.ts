@@ -1,10 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
-import { ImportUnsupportedError, InvalidInputError } from "./errors";
+import { ImportUnsupportedError, InvalidInputError, UnsupportedOptionError } from "./errors";
 import { argNames, unknownArgFailures, valueFailures } from "./inputs";
 import { Credentials, envOf, ftpUrlOf } from "./app-config";
 import type { FtpConnection, S3Connection, SwiftConnection, Task } from "./response";
 import { redactResponseDumps } from "./debug-redaction";
 import { serializableProvider } from "./serializable";
+import { assertTokensSecret } from "./stack-config";
 
 redactResponseDumps(pulumi.log);
 
@@ -17,6 +18,13 @@ export interface StorageUserArgs {
    * @default false
    */
   persistPassword?: pulumi.Input<boolean>;
+  /**
+   * Name of an entry of the stack config object `storage:connections` (its `baseUrl` and secret
+   * `accessToken`), for users on several services or accounts in one program. Omitted:
+   * `storage:baseUrl` and `storage:accessToken`. A user never moves on its own: see README
+   * "Lifecycle" for what changing it does.
+   */
+  connection?: pulumi.Input<string>;
 }
 
 /** The one output in state that holds credentials; encrypted there and masked in CLI output. */
@@ -40,6 +48,29 @@ function durationMs(text: string | undefined): number | undefined {
 }
 
 /**
+ * Resource options a create-only API cannot honour: refused before anything runs, with the
+ * reason. The others are listed, with what they do, in README "Lifecycle".
+ */
+function refuseOptions(name: string, opts: pulumi.CustomResourceOptions | undefined): void {
+  if (opts?.deleteBeforeReplace) {
+    throw new UnsupportedOptionError(
+      name,
+      "deleteBeforeReplace",
+      "the API has no delete call, so the old user stays on the service under the same userName while the engine marks it deleted; the replacement's create then meets a service that may refuse the name (409), and every later up repeats that failed create, even after reverting",
+      "remove deleteBeforeReplace; a replace always creates the new user first and then leaves the old one on the service with a warning (change userName too if the service wants unique names)",
+    );
+  }
+  if (opts?.replaceOnChanges?.includes("*")) {
+    throw new UnsupportedOptionError(
+      name,
+      'replaceOnChanges: ["*"]',
+      "it also makes the engine replace a user whose create ended without a verdict (OUTCOME_UNKNOWN), which sends that create again on the next up and can leave two users on the service",
+      'list the properties instead, e.g. replaceOnChanges: ["connection"]; for a recorded failure decide yourself with `pulumi up --replace <urn>`',
+    );
+  }
+}
+
+/**
  * A user of the object-storage service, created through `POST {baseUrl}/storage/users`.
  * The API can only create: see README "Lifecycle" for what replace, destroy, refresh and
  * import do.
@@ -58,6 +89,13 @@ export class StorageUser extends pulumi.dynamic.Resource {
   public readonly swiftEndpoint!: pulumi.Output<string>;
   public readonly s3Endpoint!: pulumi.Output<string>;
   public readonly ftpHostName!: pulumi.Output<string>;
+  /**
+   * The base URL of the service the user was created on (plain). Undefined for users created
+   * by 0.1.x (which did not record it) until `pulumi refresh` records it.
+   */
+  public readonly baseUrl!: pulumi.Output<string | undefined>;
+  /** The connection name the user was last deployed with; undefined: the default one. */
+  public readonly connection!: pulumi.Output<string | undefined>;
   /** Secret: everything below, as stored in state. */
   public readonly credentials!: pulumi.Output<Credentials>;
   /** Secret: the login as the service returned it. */
@@ -77,6 +115,8 @@ export class StorageUser extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: StorageUserArgs, opts?: pulumi.CustomResourceOptions) {
     if (opts?.import !== undefined || opts?.id !== undefined) throw new ImportUnsupportedError(name);
+    refuseOptions(name, opts);
+    assertTokensSecret();
     if (args === null || typeof args !== "object") {
       throw new InvalidInputError(`StorageUser '${name}' has no arguments`, 'pass { userName: "app-prod" }');
     }
@@ -84,11 +124,13 @@ export class StorageUser extends pulumi.dynamic.Resource {
     // misspelt one would vanish. Plain values are checked too, so a typo fails before anything
     // runs; Output values are checked by the provider's check once they resolve.
     const plain = Object.fromEntries(Object.entries(args).filter(([, v]) => !pulumi.Output.isInstance(v) && !(v instanceof Promise)));
-    const failures = [...unknownArgFailures(Object.keys(args)), ...valueFailures(plain, !("userName" in args))];
+    const unknown = unknownArgFailures(Object.keys(args), false);
+    const failures = [...unknown, ...valueFailures(plain, !("userName" in args))];
     if (failures.length > 0) {
+      // Each value failure carries its own fix; the accepted names are said once, here.
       throw new InvalidInputError(
         `StorageUser '${name}' has invalid arguments: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`,
-        `accepted arguments are ${argNames.join(", ")}`,
+        unknown.length > 0 ? `the arguments are ${argNames.join(", ")}` : "fix the argument(s) named, then run again",
       );
     }
     const createTimeoutMs = durationMs(opts?.customTimeouts?.create);
@@ -98,6 +140,9 @@ export class StorageUser extends pulumi.dynamic.Resource {
       {
         userName: args.userName,
         persistPassword: args.persistPassword,
+        connection: args.connection,
+        // Lets the plugin attribute its preview warnings to this resource (not to the stack).
+        __urn: pulumi.createUrn(name, "pulumi-nodejs:dynamic/storage:StorageUser", opts?.parent),
         ...(createTimeoutMs === undefined ? {} : { __createTimeoutMs: createTimeoutMs }),
         userId: undefined,
         state: undefined,
@@ -106,6 +151,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
         swiftEndpoint: undefined,
         s3Endpoint: undefined,
         ftpHostName: undefined,
+        baseUrl: undefined,
         credentials: undefined,
       },
       pulumi.mergeOptions(opts, { additionalSecretOutputs: secretOutputs }),

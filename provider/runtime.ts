@@ -6,12 +6,20 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { defaults } from "./defaults";
-import { RecordedFailureError } from "./errors";
+import {
+  connectionChangedWarning,
+  RecordedFailureError,
+  replaceWarning,
+  serviceMovedWarning,
+  serviceReaddressedWarning,
+  serviceRecordedWarning,
+} from "./errors";
 import type { Credentials } from "./app-config";
+import { warnAbout } from "./engine-log";
 import { createUser } from "./http";
 import { UNKNOWN, UserInputs, validateInputs } from "./inputs";
 import { CreatedUser } from "./response";
-import { configure as configureSettings, resolveBaseUrl, resolveSettings } from "./settings";
+import { configure as configureSettings, connectionLabel, declaredNewAddress, resolveBaseUrl, resolveSettings } from "./settings";
 
 /**
  * Outputs as stored in state. All credentials sit in the one secret `credentials` (marked by
@@ -28,6 +36,10 @@ export interface StorageUserOutputs {
   swiftEndpoint: string;
   s3Endpoint: string;
   ftpHostName: string;
+  /** The service the user was created on (its connection's base URL then). Absent in state written by 0.1.x. */
+  baseUrl: string;
+  /** The connection it was last deployed with; absent: the default one. */
+  connection?: string;
   credentials: Credentials;
 }
 
@@ -47,10 +59,13 @@ export function configure(req: dynamic.ConfigureRequest): void {
 
 export async function check(_olds: Props, news: Props): Promise<dynamic.CheckResult> {
   const failures = validateInputs(news);
-  try {
-    resolveBaseUrl();
-  } catch (err) {
-    failures.push({ property: "storage:baseUrl", reason: (err as Error).message });
+  const connection = news.connection;
+  if (connection !== UNKNOWN && !failures.some((f) => f.property === "connection")) {
+    try {
+      resolveBaseUrl(connection as string | undefined);
+    } catch (err) {
+      failures.push({ property: connection === undefined ? "storage:baseUrl" : "connection", reason: (err as Error).message });
+    }
   }
   const inputs = { ...news, persistPassword: news.persistPassword ?? defaults.persistPassword };
   return { inputs, failures };
@@ -58,21 +73,57 @@ export async function check(_olds: Props, news: Props): Promise<dynamic.CheckRes
 
 const replaceable = ["userName", "persistPassword"] as const;
 
-export async function diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
+/** The base URL a connection points at now, or undefined when unknown or not configured. */
+function currentService(connection: unknown): string | undefined {
+  if (connection === UNKNOWN) return undefined;
+  try {
+    return resolveBaseUrl(connection as string | undefined).href;
+  } catch {
+    return undefined;
+  }
+}
+
+const refOf = (id: string, props: Props) => ({
+  id,
+  userName: String(props.userName),
+  service: typeof props.baseUrl === "string" ? props.baseUrl : undefined,
+});
+
+export async function diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
   const norm = (p: Props, k: (typeof replaceable)[number]) =>
     k === "persistPassword" ? (p[k] ?? defaults.persistPassword) : p[k];
   // There is no update call: any change of what was sent means a new user.
   const replaces = replaceable.filter((k) => news[k] === UNKNOWN || norm(olds, k) !== norm(news, k));
+  const user = refOf(id, olds);
+  const now = currentService(news.connection);
+  const label = connectionLabel(news.connection as string | undefined);
+  const oldConnection = typeof olds.connection === "string" ? olds.connection : undefined;
+  const renamed = news.connection === UNKNOWN || oldConnection !== (news.connection ?? undefined);
+  const moved = user.service !== undefined && now !== undefined && now !== user.service;
+  const readdressed = moved && now === declaredNewAddress();
+  // Said here because preview runs diff: a replace leaves the old user on the service, and a
+  // user whose connection now points elsewhere stays where it is. Both are printed at preview.
+  // Shown under the resource (its URN comes as the __urn input) where the engine allows.
+  if (replaces.length > 0) await warnAbout(news.__urn, replaceWarning(user, now));
+  else if (readdressed) await warnAbout(news.__urn, serviceReaddressedWarning({ ...user, service: user.service! }, label, now!));
+  else if (moved && renamed) await warnAbout(news.__urn, connectionChangedWarning({ ...user, service: user.service! }, connectionLabel(oldConnection), label, now!));
+  else if (moved) await warnAbout(news.__urn, serviceMovedWarning({ ...user, service: user.service! }, label, now!));
   // A recorded failure always differs, so every up reaches update and repeats the guidance,
   // even after `pulumi refresh` has cleared the engine's own init-error mark.
-  return { changes: replaces.length > 0 || olds.__failure !== undefined, replaces, deleteBeforeReplace: false };
+  if (replaces.length > 0 || olds.__failure !== undefined || readdressed) return { changes: true, replaces, deleteBeforeReplace: false };
+  // Only the connection's name changed: "unknown" lets the engine diff the inputs itself, so it
+  // sees `connection` changed and honours replaceOnChanges: ["connection"]; otherwise it runs
+  // update, which records the new name and calls no API.
+  if (renamed) return { replaces: [], deleteBeforeReplace: false };
+  return { changes: false, replaces: [], deleteBeforeReplace: false };
 }
 
-export function toOutputs(inputs: UserInputs, user: CreatedUser): StorageUserOutputs {
+export function toOutputs(inputs: UserInputs, user: CreatedUser, baseUrl: string): StorageUserOutputs {
   const { name, password, swift, s3, ftp } = user;
   return {
     userName: inputs.userName,
     persistPassword: inputs.persistPassword,
+    ...(inputs.connection === undefined ? {} : { connection: inputs.connection }),
     userId: user.userId,
     state: user.state,
     ...(user.creationTaskId === undefined ? {} : { creationTaskId: user.creationTaskId }),
@@ -80,16 +131,19 @@ export function toOutputs(inputs: UserInputs, user: CreatedUser): StorageUserOut
     swiftEndpoint: swift.endpoint,
     s3Endpoint: s3.endpoint,
     ftpHostName: ftp.hostName,
+    baseUrl,
     credentials: { name, password, swift, s3, ftp },
   } satisfies StorageUserOutputs;
 }
 
 /** Throws the failure with the properties the engine records: inputs, __provider, no credentials. */
-function record(inputs: Props, failure: Omit<FailureRecord, "at">, id: string, userId?: number, cause?: unknown): never {
+function record(inputs: Props, baseUrl: string, failure: Omit<FailureRecord, "at">, id: string, userId?: number, cause?: unknown): never {
   const __failure: FailureRecord = { ...failure, at: new Date().toISOString() };
   throw new RecordedFailureError(failure.code, failure.what, failure.todo, id, {
     userName: inputs.userName,
     persistPassword: inputs.persistPassword,
+    ...(inputs.connection === undefined ? {} : { connection: inputs.connection }),
+    baseUrl,
     __provider: inputs.__provider,
     ...(userId === undefined ? {} : { userId }),
     __failure,
@@ -101,7 +155,7 @@ const replaceHint =
 
 export async function create(raw: Props): Promise<dynamic.CreateResult> {
   const inputs = raw as unknown as UserInputs & Props;
-  const { baseUrl, accessToken } = resolveSettings();
+  const { baseUrl, accessToken } = resolveSettings(inputs.connection);
   const budget = inputs.__createTimeoutMs ?? defaults.createTimeoutMs;
   const outcome = await createUser({
     baseUrl,
@@ -112,11 +166,11 @@ export async function create(raw: Props): Promise<dynamic.CreateResult> {
   });
 
   if (outcome.kind === "created") {
-    return { id: String(outcome.user.userId), outs: toOutputs(inputs, outcome.user) };
+    return { id: String(outcome.user.userId), outs: toOutputs(inputs, outcome.user, baseUrl.href) };
   }
   if (outcome.kind === "unusable" && outcome.userId !== undefined) {
     const id = outcome.userId;
-    record(inputs, {
+    record(inputs, baseUrl.href, {
       code: "RESPONSE_UNUSABLE",
       what: `storage user ${id} ('${inputs.userName}') was created but the API's answer is unusable (${outcome.problems.join("; ")}); it is recorded in the stack so it is not created twice`,
       todo: `its credentials cannot be fetched again (the API has no read call): delete user ${id} on the service, then ${replaceHint}`,
@@ -126,7 +180,7 @@ export async function create(raw: Props): Promise<dynamic.CreateResult> {
     outcome.kind === "unusable"
       ? `the API answered success but the body is unusable and names no Id (${outcome.problems.join("; ")})`
       : `the create request for '${inputs.userName}' was sent but no verdict came back (${outcome.detail})`;
-  record(inputs, {
+  record(inputs, baseUrl.href, {
     code: "OUTCOME_UNKNOWN",
     what: `${what}: a storage user '${inputs.userName}' may have been created; the stack records it as unconfirmed so the next up does not create a second one`,
     todo: `check on the service whether user '${inputs.userName}' exists and delete it or note its credentials, then ${replaceHint}`,
@@ -134,14 +188,18 @@ export async function create(raw: Props): Promise<dynamic.CreateResult> {
 }
 
 /**
- * Reached only for resources whose create failed after possibly creating a user (the engine
- * retries an update on them), since diff never reports an in-place change.
+ * Reached for resources whose create failed after possibly creating a user (the engine retries
+ * an update on them), and when only the connection's name changed: no API call, the user stays
+ * on the service it was created on (diff warns if the new connection points elsewhere).
  */
 export async function update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
   const failure = olds.__failure;
   if (!failure) {
-    const { __provider: _p, ...outs } = olds;
-    return { outs };
+    const { __provider: _p, connection: _c, ...outs } = olds;
+    const now = currentService(news.connection);
+    // Re-recorded only when STORAGE_SERVICE_NEW_ADDRESS names the new address (see diff).
+    if (now !== undefined && typeof olds.baseUrl === "string" && now === declaredNewAddress()) outs.baseUrl = now;
+    return { outs: typeof news.connection === "string" ? { ...outs, connection: news.connection } : outs };
   }
   throw new RecordedFailureError(
     failure.code,
@@ -150,6 +208,22 @@ export async function update(id: string, olds: Props, news: Props): Promise<dyna
     id,
     { ...olds, __provider: news.__provider },
   );
+}
+
+/**
+ * `pulumi refresh`. The API has no read call, so everything recorded is kept. The one addition:
+ * a user from state written by 0.1.x has no recorded service; it gets the address its
+ * connection had at the last `pulumi up` (refresh configures the provider from state, not from
+ * today's config), with a warning. A recorded address is never changed here.
+ */
+export async function read(id: string, props: Props): Promise<dynamic.ReadResult> {
+  const { __provider: _p, ...outs } = props;
+  if (props.__failure || typeof props.baseUrl === "string") return { id, props: outs };
+  const connection = typeof props.connection === "string" ? props.connection : undefined;
+  const now = currentService(connection);
+  if (now === undefined) return { id, props: outs };
+  console.warn(serviceRecordedWarning(refOf(id, props), connectionLabel(connection), now));
+  return { id, props: { ...outs, baseUrl: now } };
 }
 
 /** The API has no delete call: the user stays on the service; say so, loudly and by name. */

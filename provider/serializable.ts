@@ -34,6 +34,7 @@ export function serializableProvider(
       diff: (id, olds, news) => require(path).diff(id, olds, news),
       create: (inputs) => require(path).create(inputs),
       update: (id, olds, news) => require(path).update(id, olds, news),
+      ...(module === "runtime" ? { read: (id: string, props: any) => require(path).read(id, props) } : {}),
       delete: (id, props) => require(path).remove(id, props),
     };
     forwarders.set(module, forwarder);

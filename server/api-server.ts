@@ -63,6 +63,8 @@ export interface ApiServerOptions {
   tls?: { key: string | Buffer; cert: string | Buffer };
   /** Domain used in the generated endpoints. */
   domain?: string;
+  /** Accept a UserName that is already taken (the spec states no uniqueness rule); default: 409. */
+  allowDuplicateNames?: boolean;
 }
 
 export interface ApiServer {
@@ -206,7 +208,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     if (PersistPassword !== undefined && PersistPassword !== 0 && PersistPassword !== 1) {
       return apiError(res, 400, "invalid_persist_password", "PersistPassword must be 0 or 1");
     }
-    if (names.has(UserName)) return apiError(res, 409, "name_taken", `a user named ${UserName} already exists`);
+    if (!options.allowDuplicateNames && names.has(UserName)) return apiError(res, 409, "name_taken", `a user named ${UserName} already exists`);
 
     const user = store(UserName, (PersistPassword as number | undefined) ?? 0);
     const answer = structuredClone(user) as unknown as Record<string, unknown>;

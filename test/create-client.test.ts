@@ -50,6 +50,7 @@ describe("create on success", () => {
       swiftEndpoint: u.SwiftApiConnection.Endpoint,
       s3Endpoint: u.S3Connection.Endpoint,
       ftpHostName: u.FtpConnection.HostName,
+      baseUrl: new URL(api.url).href, // where the user lives (README "Where a user lives")
       credentials: {
         name: userName,
         password: u.Password,
@@ -144,8 +145,8 @@ describe("sent but unanswered: recorded, never retried", () => {
     expect(rec.message).toContain(`may have been created`);
     expect(rec.message).toContain("pulumi up --replace");
     expect(rec.id).toMatch(/^unconfirmed-/);
-    expect(rec.properties).toMatchObject({ userName, persistPassword: false, __provider: PROVIDER, __failure: { code: "OUTCOME_UNKNOWN" } });
-    expect(Object.keys(rec.properties).sort()).toEqual(["__failure", "__provider", "persistPassword", "userName"]);
+    expect(rec.properties).toMatchObject({ userName, persistPassword: false, baseUrl: new URL(api.url).href, __provider: PROVIDER, __failure: { code: "OUTCOME_UNKNOWN" } });
+    expect(Object.keys(rec.properties).sort()).toEqual(["__failure", "__provider", "baseUrl", "persistPassword", "userName"]);
     expect(api.createAttempts - before.attempts).toBe(1);
     expect(api.users.length - before.users).toBe(created);
   });

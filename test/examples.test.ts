@@ -131,12 +131,18 @@ describe("from-config feeding app-config through a StackReference", () => {
       expect((await users.outputs(false)).credentials).toBe("[secret]");
 
       // Preview renders but must not write.
-      const preview = await app.preview();
+      const preview = await app.preview(["--debug"]);
       expect(preview.code, preview.output).toBe(0);
       expect(fs.existsSync(path.join(tmp, "conf"))).toBe(false);
 
-      const appUp = await app.up();
+      const appUp = await app.up(["--debug"]);
       expect(appUp.code, appUp.output).toBe(0);
+      // Under --debug the SDK prints what the StackReference read, secrets in plain text; the
+      // example cuts those dumps (redactResponseDumps), so no credential shows.
+      for (const [label, r] of [["preview --debug", preview], ["up --debug", appUp]] as const) {
+        expect(r.output, `${label} has the StackReference's read line`).toMatch(/ReadResource RPC finished: [^\n]*resp: \[omitted: holds secret values\]/);
+        for (const v of secretValues(creds)) expect(r.output.includes(v), `${label} prints a credential`).toBe(false);
+      }
       const envFile = path.join(tmp, "conf", "app.env");
       expect(fs.statSync(envFile).mode & 0o777).toBe(0o600);
       const parsed = Object.fromEntries(

@@ -106,6 +106,16 @@ describe("plain values: the constructor refuses them (INVALID_INPUT, the field n
   });
 });
 
+test("a constructor error says each thing once: the code once, the accepted arguments once", async () => {
+  const r = await preview([{ name: "once", args: { userName: "ok", pasword: "x" }, route: "plain-throw" }]);
+  expect(r.code, r.output).not.toBe(0);
+  expect(r.output).toContain(
+    "[INVALID_INPUT] StorageUser 'once' has invalid arguments: pasword is not a StorageUser argument: the arguments are userName, persistPassword, connection",
+  );
+  expect(r.output.match(/\[INVALID_INPUT\]/g)).toHaveLength(1);
+  expect(r.output.match(/userName, persistPassword/g)).toHaveLength(1);
+});
+
 describe("Output values: the provider's check refuses them, naming the property", () => {
   test.each<[string, unknown, string, string]>([
     ["empty userName", { userName: "" }, "userName", "must not be empty"],

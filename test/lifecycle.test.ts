@@ -1,5 +1,8 @@
 // What preview, up, refresh, replace, destroy and import do for a create-only API, through the
 // real CLI on the root program (Pulumi.yaml at the repo root).
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { TestStack } from "../scripts/stack";
@@ -71,9 +74,13 @@ describe("the life of one user", () => {
     expect(pv.code, pv.output).toBe(0);
     expect(pv.output).toMatch(/\+-\s*pulumi-nodejs:dynamic\/storage:StorageUser: \(replace\)/);
     expect(pv.output).toMatch(/~ userName\s*: "life-a" => "life-b"/);
+    // Preview, which CI reviews, says which user will stay on the service: id, name, service.
+    const old = api.users[0];
+    expect(pv.output).toContain(
+      `warning: StorageUser 'life-a' (id ${old.Id}, on ${new URL(api.url).href}) is to be replaced: the new user is created first, then this one leaves the stack but stays on the service`,
+    );
     expect(api.createAttempts).toBe(1);
 
-    const old = api.users[0];
     const r = await stack.up();
     expect(r.code, r.output).toBe(0);
     expect(api.users.map((u) => u.Name)).toEqual(["life-a", "life-b"]);
@@ -127,6 +134,55 @@ test("upgrading from an older serialized provider does not replace the user", as
     expect(after.inputs.__provider.length).toBeLessThan(400); // today's format, for the next operation
     expect((await stack.destroy()).code).toBe(0); // runs the provider stored by the older release
   } finally {
+    await stack.dispose();
+  }
+});
+
+test("state written by release 0.1.0 (no recorded service) upgrades with no change; refresh records the service", async () => {
+  const stack = await TestStack.create({
+    programDir: "test/programs/upgrade",
+    config: { "storage:baseUrl": api.url, "upgrade:userName": "upgraded", "upgrade:variant": "new" },
+    secrets: { "storage:accessToken": token },
+  });
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "psu-upgrade-")), "state.json");
+  try {
+    // Exported from a stack that release 0.1.0 (the commit before named connections) deployed.
+    const fixture = fs.readFileSync("test/programs/upgrade/state-0.1.0.json", "utf8");
+    const state = JSON.parse(fixture.split("__STACK__").join(stack.stackName).split("__BASEURL__").join(api.url));
+    // Its secrets are stored in plain text; the import encrypts them with this stack's passphrase.
+    const salt = /^encryptionsalt: (\S+)$/m.exec(fs.readFileSync(path.join(stack.programDir, `Pulumi.${stack.stackName}.yaml`), "utf8"))![1];
+    state.deployment.secrets_providers = { type: "passphrase", state: { salt } };
+    fs.writeFileSync(file, JSON.stringify(state));
+    await stack.must(["stack", "import", "--file", file]);
+    const [before] = await stack.resources(undefined, true);
+    expect(before.outputs.baseUrl).toBeUndefined();
+    const attempts = api.createAttempts;
+
+    const pv = await stack.preview(["--diff"]);
+    expect(pv.code, pv.output).toBe(0);
+    expect(pv.output).toMatch(/2 unchanged/);
+    expect(pv.output).not.toMatch(/to update|to replace|warning/);
+    const up = await stack.up();
+    expect(up.code, up.output).toBe(0);
+    expect(up.output).toMatch(/2 unchanged/);
+    const [after] = await stack.resources();
+    expect(after.id).toBe(before.id);
+
+    const refresh = await stack.refresh();
+    expect(refresh.code, refresh.output).toBe(0);
+    expect(refresh.output).toContain(`StorageUser 'upgraded' (id ${before.id}) had no recorded service (created by 0.1.x): recorded as ${new URL(api.url).href}`);
+    const [refreshed] = await stack.resources(undefined, true);
+    expect(refreshed.outputs.baseUrl).toBe(new URL(api.url).href);
+    expect(refreshed.outputs.credentials).toEqual(before.outputs.credentials);
+    const again = await stack.preview();
+    expect(again.output).toMatch(/2 unchanged/);
+    expect(again.output).not.toContain("warning");
+    expect(api.createAttempts).toBe(attempts);
+    const destroy = await stack.destroy();
+    expect(destroy.code, destroy.output).toBe(0);
+    expect(destroy.output).toContain(`StorageUser 'upgraded' (id ${before.id}) left the stack`);
+  } finally {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
     await stack.dispose();
   }
 });

@@ -4,7 +4,13 @@
 // them in plain text, with mode 0600.
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
+import { redactResponseDumps } from "pulumi-storage-user";
 import { Format, formats, render, writePrivateFile } from "./render";
+
+// @pulumi/pulumi logs what a StackReference reads at debug level, secret values in plain text:
+// without this line `pulumi up --debug` of this stack prints every credential it reads. It cuts
+// those dumps from the debug output (importing pulumi-storage-user for a StorageUser does the same).
+redactResponseDumps(pulumi.log);
 
 const config = new pulumi.Config();
 /** The stack that owns the users, e.g. organization/from-config/dev (file backend) or acme/from-config/prod. */

@@ -1,0 +1,123 @@
+/**
+ * Program-side checks of the stack configuration, run when the first StorageUser (or ledger) is
+ * constructed, so preview and up fail before anything is registered.
+ *
+ * Why here and not in the provider: the dynamic-provider plugin receives the configuration with
+ * its secret marks already removed (cmd/dynamic-provider `configure` unwraps them), so only the
+ * program can tell a secret value from a plain one. Two sources, both exact:
+ * - the engine's list of secret config keys (`PULUMI_CONFIG_SECRET_KEYS`, what
+ *   `pulumi.runtime.isConfigSecret` reads). It is per top-level key: an object such as
+ *   `storage:connections` counts as secret as soon as one value inside it is.
+ * - so for the tokens inside `storage:connections`, the stack's config file
+ *   (`Pulumi.<stack>.yaml`) is read as text: a secret value is stored there encrypted, so a
+ *   token whose text appears in that file verbatim was set without `--secret`.
+ * Values are never printed, only key names.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import { ConfigNotSecretError } from "./errors";
+import { configKeys, connectionsKey, parseConnections } from "./settings";
+
+interface RuntimeConfig {
+  getConfig(key: string): string | undefined;
+  isConfigSecret?(key: string): boolean;
+}
+
+/** The engine's list of secret keys, or undefined when the language host did not pass one. */
+function secretKeys(): string[] | undefined {
+  let raw: string | undefined;
+  try {
+    // Where @pulumi/pulumi keeps it (the Automation API's inline programs set it there, not in process.env).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    raw = require("@pulumi/pulumi/runtime/state").getStore?.().config?.PULUMI_CONFIG_SECRET_KEYS;
+  } catch {
+    raw = undefined;
+  }
+  raw = raw || process.env.PULUMI_CONFIG_SECRET_KEYS;
+  if (!raw) return undefined;
+  try {
+    const list: unknown = JSON.parse(raw);
+    return Array.isArray(list) ? list.map(String) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `Pulumi.<stack>.yaml` of this program (honouring `stackConfigDir`), if it can be found. */
+function stackConfigFile(): string | undefined {
+  let root: string;
+  let stack: string;
+  try {
+    root = pulumi.runtime.getRootDirectory?.() || process.cwd();
+    stack = pulumi.getStack();
+  } catch {
+    return undefined;
+  }
+  let dir = root;
+  for (const name of ["Pulumi.yaml", "Pulumi.yml"]) {
+    try {
+      const m = /^stackConfigDir:\s*["']?([^"'\n#]+?)["']?\s*(#.*)?$/m.exec(fs.readFileSync(path.join(root, name), "utf8"));
+      if (m) dir = path.resolve(root, m[1]);
+      break;
+    } catch {
+      continue;
+    }
+  }
+  for (const ext of ["yaml", "yml"]) {
+    const file = path.join(dir, `Pulumi.${stack}.${ext}`);
+    if (fs.existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+/** The tokens in stack config, by key; values are only compared, never printed. */
+function configuredTokens(config: RuntimeConfig): Array<{ key: string; topLevel: string; value: string; path: boolean }> {
+  const tokens: Array<{ key: string; topLevel: string; value: string; path: boolean }> = [];
+  const plain = config.getConfig(configKeys.accessToken.key);
+  if (plain) tokens.push({ key: configKeys.accessToken.key, topLevel: configKeys.accessToken.key, value: plain, path: false });
+  let connections: ReturnType<typeof parseConnections>;
+  try {
+    connections = parseConnections(config.getConfig(connectionsKey));
+  } catch {
+    return tokens; // malformed: the provider's check reports it, naming the entry
+  }
+  for (const [name, entry] of Object.entries(connections ?? {})) {
+    if (entry.accessToken) {
+      tokens.push({ key: `${connectionsKey}.${name}.accessToken`, topLevel: connectionsKey, value: entry.accessToken, path: true });
+    }
+  }
+  return tokens;
+}
+
+let checked = false;
+
+/**
+ * Throws `[CONFIG_NOT_SECRET]` naming the first token found in plain stack config. Once per
+ * program run (config does not change while it runs).
+ */
+export function assertTokensSecret(): void {
+  if (checked) return;
+  const config = pulumi.runtime as unknown as RuntimeConfig;
+  const tokens = configuredTokens(config);
+  checked = true;
+  if (tokens.length === 0) return;
+  const secret = secretKeys();
+  const file = stackConfigFile();
+  let fileText: string | undefined;
+  try {
+    fileText = file ? fs.readFileSync(file, "utf8") : undefined;
+  } catch {
+    fileText = undefined;
+  }
+  const where = file ? path.basename(file) : "the stack's config file";
+  for (const t of tokens) {
+    const notSecret = secret !== undefined && !secret.includes(t.topLevel);
+    // Short values could appear in the file by coincidence; real tokens are longer.
+    const inFile = fileText !== undefined && t.value.length >= 8 && fileText.includes(t.value);
+    if (notSecret || inFile) {
+      checked = false;
+      throw new ConfigNotSecretError(t.key, where, t.path);
+    }
+  }
+}

@@ -1,0 +1,182 @@
+// Where the API token lives, through the real CLI: a token in plain (non-secret) stack config
+// fails preview and up with [CONFIG_NOT_SECRET] naming the key and the fix, never the value, and
+// before anything is registered; a secret token is only ever encrypted in state (the default
+// provider's inputs), its history and backups; a token from the environment is nowhere in them.
+// Program: test/programs/options.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ApiServer, startApiServer } from "../server/api-server";
+import { TestStack } from "../scripts/stack";
+
+const token = "token-safety-7c41e9a2b0";
+let api: ApiServer;
+beforeAll(async () => void (api = await startApiServer({ token })));
+afterAll(() => api.close());
+
+const users = (list: Array<Record<string, unknown>>) => ({ "options:users": JSON.stringify(list) });
+
+/** Every file the stack left on disk: the backend (state, .pulumi/history, .pulumi/backups), PULUMI_HOME and the stack's config file. */
+function filesOf(stack: TestStack): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.push(p);
+    }
+  };
+  walk(stack.workDir);
+  out.push(path.join(stack.programDir, `Pulumi.${stack.stackName}.yaml`));
+  return out;
+}
+
+function hitsOf(stack: TestStack, value: string): string[] {
+  return filesOf(stack).filter((f) => fs.existsSync(f) && fs.readFileSync(f, "utf8").includes(value));
+}
+
+/** The backend keeps every checkpoint in .pulumi/history and .pulumi/backups: the search must have reached them. */
+function expectHistoryAndBackups(stack: TestStack) {
+  const files = filesOf(stack);
+  expect(files.some((f) => f.includes(`${path.sep}history${path.sep}`)), "no history files to search").toBe(true);
+  expect(files.some((f) => f.includes(`${path.sep}backups${path.sep}`)), "no backup files to search").toBe(true);
+}
+
+describe("storage:accessToken", () => {
+  test("set without --secret: preview and up fail naming the key and the fix, never the value", async () => {
+    const stack = await TestStack.create({
+      programDir: "test/programs/options",
+      config: { "storage:baseUrl": api.url, "storage:accessToken": token, ...users([{ name: "tok", userName: "tok-a" }]) },
+    });
+    try {
+      const pv = await stack.preview();
+      // Nothing was registered, so not even the default provider carried the token into state.
+      expect(hitsOf(stack, token).map((f) => path.basename(f))).toEqual([`Pulumi.${stack.stackName}.yaml`]);
+      const up = await stack.up();
+      for (const r of [pv, up]) {
+        expect(r.code, r.output).not.toBe(0);
+        expect(r.output).toContain("[CONFIG_NOT_SECRET] storage:accessToken is set in plain text in the stack configuration");
+        expect(r.output).toContain("pulumi config set --secret storage:accessToken <token>");
+        expect(r.output).not.toContain(token);
+      }
+      expect(api.requests).toHaveLength(0);
+      // The CLI itself records each update's config in .pulumi/history, plain values in plain
+      // text, before the program runs: what the message's "rotate the token" is for (README).
+      expect(hitsOf(stack, token).map((f) => path.basename(f)).sort()).toEqual([
+        `Pulumi.${stack.stackName}.yaml`,
+        expect.stringMatching(/\.history\.json$/),
+      ].sort());
+      expect(stack.stateFileText()).not.toContain(token);
+    } finally {
+      await stack.dispose();
+    }
+  });
+
+  test("set with --secret: up works; state, history and backups hold it only encrypted, as the default provider's input", async () => {
+    const stack = await TestStack.create({
+      programDir: "test/programs/options",
+      config: { "storage:baseUrl": api.url, ...users([{ name: "tok", userName: "tok-a" }]) },
+      secrets: { "storage:accessToken": token },
+    });
+    try {
+      const up = await stack.up();
+      expect(up.code, up.output).toBe(0);
+      expect(api.users.map((u) => u.Name)).toEqual(["tok-a"]);
+      expect((await stack.up()).code).toBe(0); // one more checkpoint in history and backups
+      expectHistoryAndBackups(stack);
+      expect(hitsOf(stack, token)).toEqual([]);
+
+      const provider = (await stack.exportState()).deployment.resources!.find((r) => r.type === "pulumi:providers:pulumi-nodejs")!;
+      expect(provider.inputs["storage:accessToken"]).toEqual(expect.objectContaining({ ciphertext: expect.any(String) }));
+      const decrypted = (await stack.exportState(true)).deployment.resources!.find((r) => r.type === "pulumi:providers:pulumi-nodejs")!;
+      expect(JSON.stringify(decrypted.inputs["storage:accessToken"])).toContain(token); // so the search above meant something
+      const [user] = await stack.resources();
+      expect(Object.keys(user.inputs).sort()).toEqual(["__provider", "__urn", "persistPassword", "userName"]);
+      expect((await stack.destroy()).code).toBe(0);
+    } finally {
+      await stack.dispose();
+    }
+  });
+});
+
+test("a token from the environment is nowhere in state, history or backups", async () => {
+  const stack = await TestStack.create({
+    programDir: "test/programs/options",
+    config: { "storage:baseUrl": api.url, ...users([{ name: "envtok", userName: "envtok-a" }]) },
+    env: { STORAGE_ACCESS_TOKEN: token },
+  });
+  try {
+    expect((await stack.up()).code).toBe(0);
+    expect((await stack.up()).code).toBe(0);
+    expectHistoryAndBackups(stack);
+    expect(hitsOf(stack, token)).toEqual([]);
+    const provider = (await stack.exportState(true)).deployment.resources!.find((r) => r.type === "pulumi:providers:pulumi-nodejs")!;
+    expect(provider.inputs).not.toHaveProperty("storage:accessToken");
+    expect(JSON.stringify(await stack.exportState(true))).not.toContain(token);
+    expect((await stack.destroy()).code).toBe(0);
+  } finally {
+    await stack.dispose();
+  }
+});
+
+describe("per-connection tokens (storage:connections.<name>.accessToken)", () => {
+  const connToken = "token-safety-conn-5d8e3f1a";
+  const connToken2 = "token-safety-conn2-9b2c4e7d";
+
+  test("the whole object plain: refused, naming the entry and the --path --secret fix", async () => {
+    const stack = await TestStack.create({
+      programDir: "test/programs/options",
+      config: {
+        "storage:connections.eu.baseUrl": api.url,
+        "storage:connections.eu.accessToken": connToken,
+        ...users([{ name: "eu", userName: "conn-eu", connection: "eu" }]),
+      },
+    });
+    try {
+      const before = api.requests.length;
+      const r = await stack.preview();
+      expect(r.code, r.output).not.toBe(0);
+      expect(r.output).toContain("[CONFIG_NOT_SECRET] storage:connections.eu.accessToken is set in plain text");
+      expect(r.output).toContain("pulumi config set --path --secret storage:connections.eu.accessToken <token>");
+      expect(r.output).toContain("STORAGE_ACCESS_TOKEN_EU");
+      expect(r.output).not.toContain(connToken);
+      expect(api.requests.length).toBe(before);
+    } finally {
+      await stack.dispose();
+    }
+  });
+
+  test("one entry secret, another plain: the plain one is found and named (the file holds it verbatim)", async () => {
+    const stack = await TestStack.create({
+      programDir: "test/programs/options",
+      config: {
+        "storage:connections.eu.baseUrl": api.url,
+        "storage:connections.us.baseUrl": api.url,
+        ...users([{ name: "us", userName: "conn-us", connection: "us" }]),
+      },
+    });
+    try {
+      await stack.must(["config", "set", "--path", "--secret", "storage:connections.eu.accessToken", connToken]);
+      await stack.must(["config", "set", "--path", "storage:connections.us.accessToken", connToken2]);
+      const before = api.requests.length;
+      const r = await stack.up();
+      expect(r.code, r.output).not.toBe(0);
+      expect(r.output).toContain("[CONFIG_NOT_SECRET] storage:connections.us.accessToken is set in plain text");
+      expect(r.output).not.toContain(connToken2);
+      expect(r.output).not.toContain(connToken);
+      expect(api.requests.length).toBe(before);
+      expect(await stack.resources()).toHaveLength(0);
+
+      // Fixed as the message says: up works and no token is in plain text anywhere.
+      await stack.must(["config", "set", "--path", "--secret", "storage:connections.us.accessToken", token]);
+      const up = await stack.up();
+      expect(up.code, up.output).toBe(0);
+      expect(api.users.some((u) => u.Name === "conn-us")).toBe(true);
+      expect(hitsOf(stack, token)).toEqual([]);
+      expect(hitsOf(stack, connToken)).toEqual([]);
+      expect((await stack.destroy()).code).toBe(0);
+    } finally {
+      await stack.dispose();
+    }
+  });
+});
