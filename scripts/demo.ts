@@ -1,10 +1,11 @@
 /**
  * `npm run demo`: the main job. Starts the bundled storage API on 127.0.0.1, runs a real
- * `pulumi up` of the root program (Pulumi.yaml) on a throwaway stack with two users, shows the
- * stack outputs with secrets masked, then destroys the stack and removes it.
+ * `pulumi up` of the root program (Pulumi.yaml: examples/from-config) on a throwaway stack with
+ * two users, shows the stack outputs with secrets masked, then destroys the stack and removes it.
  */
 import { randomBytes } from "node:crypto";
 import { startApiServer } from "../server/api-server";
+import { installConsumer } from "./consumer";
 import { cliVersion, repoRoot, RunOptions, TestStack } from "./stack";
 
 const echo: RunOptions = { onOutput: () => undefined };
@@ -16,6 +17,7 @@ const show = async (stack: TestStack, title: string, args: string[]) => {
 };
 
 async function main() {
+  installConsumer(); // the packed package, installed for the program as an infra repo has it
   const token = randomBytes(24).toString("base64url");
   const api = await startApiServer({ token });
   console.log(`local storage API on ${api.url}; pulumi ${cliVersion()}`);

@@ -1,13 +1,17 @@
 // Makes sure the tools exist before any test runs (building the CLI and installing the pinned
-// Node.js versions on a cold machine) and prints what the end-to-end tests run on.
+// Node.js versions on a cold machine), installs the packed package for the programs, and prints
+// what the end-to-end tests run on.
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
+import { installConsumer } from "../scripts/consumer";
 import { cliVersion, installToolchain, locateCli, nodeBinDir } from "../scripts/toolchain";
 
 export default function setup() {
   installToolchain();
   const dir = locateCli();
   process.env.PULUMI_STORAGE_USER_CLI_DIR = dir;
+  // The package as users install it, for every program the tests run (needs `npm run build`).
+  const consumer = installConsumer();
   const node = execFileSync(path.join(nodeBinDir(), "node"), ["--version"], { encoding: "utf8" }).trim();
-  console.log(`pulumi CLI ${cliVersion()} at ${dir}/pulumi with ${path.join(dir, "pulumi-language-nodejs")}; programs run on node ${node}`);
+  console.log(`pulumi CLI ${cliVersion()} at ${dir}/pulumi with ${path.join(dir, "pulumi-language-nodejs")}; programs run on node ${node}, importing the package installed in ${consumer}`);
 }
