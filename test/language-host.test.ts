@@ -32,7 +32,8 @@ describe("pulumi up through the host", () => {
     const out = await stack.outputs(true);
     expect(out.pid).not.toBe(process.pid);
     expect(out.parent).toContain(path.join(repoRoot, "dist", "tools", "language-host", "main.js"));
-    expect(out.entry).toBe(path.join(repoRoot, "node_modules", "@pulumi", "pulumi", "cmd", "run", "index.js"));
+    // cmd/run of the program's own @pulumi/pulumi (the consumer install the program resolves).
+    expect(out.entry).toBe(fs.realpathSync(path.join(programDir, "..", "node_modules", "@pulumi", "pulumi", "cmd", "run", "index.js")));
     expect(out.nodeVersion).toBe(`v${pins.mainNode}`);
     expect(out.execArgv).toEqual(["--max-old-space-size=333", "--no-deprecation"]);
     expect(out).toMatchObject({ typescript: "true", greeting: "hello", secretIsSecret: true, project: "host-probe", stack: stack.stackName, dryRunSeen: false });
@@ -67,9 +68,21 @@ describe("the other RPCs the CLI calls", () => {
       packagemanager: "npm",
       packagemanagerVersion: expect.stringMatching(/^\d+\.\d+\.\d+$/),
     });
-    // The nearest package.json above this program is the repo's.
-    expect(info.dependencies).toContainEqual({ name: "@pulumi/pulumi", version: require("@pulumi/pulumi/package.json").version });
-    expect(info.dependencies).toContainEqual({ name: "undici", version: require("undici/package.json").version });
+    // test/programs/package.json, the nearest above this program, declares no dependencies.
+    expect(info.dependencies).toEqual([]);
+    // examples/from-config declares two, installed in examples/node_modules.
+    const example = await TestStack.create({ programDir: path.join(repoRoot, "examples", "from-config"), shareBackendWith: stack, stackName: `${stack.stackName}-ex` });
+    try {
+      const deps = JSON.parse((await example.must(["about", "--json"])).stdout).dependencies;
+      expect(deps).toEqual([
+        { name: "@pulumi/pulumi", version: require("@pulumi/pulumi/package.json").version },
+        { name: "@types/node", version: expect.any(String) },
+        { name: "pulumi-storage-user", version: require("../package.json").version },
+        { name: "typescript", version: expect.any(String) },
+      ]);
+    } finally {
+      await example.dispose();
+    }
   });
 
   test("pulumi install: InstallDependencies runs npm, then the plugins GetRequiredPackages names are fetched", async () => {

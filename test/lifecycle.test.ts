@@ -44,17 +44,15 @@ describe("the life of one user", () => {
     expect(api.users.map((u) => u.Name)).toEqual(["life-a"]);
     const [res] = await stack.resources();
     expect(res.id).toBe(String(api.users[0].Id));
-    const summary = (await stack.outputs()).summary;
-    expect(summary).toEqual([
-      expect.objectContaining({ userName: "life-a", userId: api.users[0].Id, state: "New", creationTaskId: api.users[0].Tasks[0].Id }),
-    ]);
+    expect(res.outputs).toMatchObject({ userName: "life-a", userId: api.users[0].Id, state: "New", creationTaskId: api.users[0].Tasks[0].Id });
+    expect((await stack.outputs()).summary).toEqual({ app: { userName: "life-a", userId: api.users[0].Id, s3Endpoint: api.users[0].S3Connection.Endpoint } });
   });
 
   test("a second up is a no-op: no request, nothing changed", async () => {
     const before = api.createAttempts;
     const r = await stack.up();
     expect(r.code, r.output).toBe(0);
-    expect(r.output).toMatch(/2 unchanged/);
+    expect(r.output).toMatch(/3 unchanged/); // the stack, the user, the ledger
     expect(api.createAttempts).toBe(before);
   });
 

@@ -146,7 +146,7 @@ describe("one stack through preview, up, refresh and destroy", () => {
 
   test("destroy (normal for one user, --debug for the other)", async () => {
     const b = (await stack.resources(TYPE)).find((r) => r.urn.endsWith("::audit-b"))!;
-    await step("destroy --target audit-b", stack.destroy(["--target", b.urn]));
+    await step("destroy --target audit-b", stack.destroy(["--target", b.urn, "--target-dependents"]));
     expect(await stack.resources(TYPE)).toHaveLength(1);
     await step("destroy --debug", stack.destroy(["--debug"]));
     expect(await stack.resources(TYPE)).toHaveLength(0);

@@ -125,8 +125,10 @@ export function toolVersion(executable: string): string {
 }
 
 /**
- * Installed dependencies of the nearest package.json at or above the program (where the Go host
- * finds the lock file): its direct ones, or every package in its node_modules.
+ * Installed dependencies of the nearest package.json at or above the program: its direct ones,
+ * or every package in that directory's node_modules. Versions come from the package each name
+ * resolves to, looked up through node_modules directories upwards as Node does (the Go host
+ * reads them from the lock file).
  */
 export function programDependencies(programDir: string, transitive: boolean): Array<{ name: string; version: string }> {
   const base = searchUp(programDir, "package.json");
@@ -138,9 +140,9 @@ export function programDependencies(programDir: string, transitive: boolean): Ar
       return undefined;
     }
   };
-  const modules = path.join(base, "node_modules");
   let names: string[];
   if (transitive) {
+    const modules = path.join(base, "node_modules");
     names = [];
     for (const entry of fs.existsSync(modules) ? fs.readdirSync(modules) : []) {
       if (entry.startsWith(".")) continue;
@@ -151,8 +153,14 @@ export function programDependencies(programDir: string, transitive: boolean): Ar
     const pkg = read(path.join(base, "package.json")) ?? {};
     names = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies });
   }
+  const installedVersion = (name: string) => {
+    for (let d = base; ; d = path.dirname(d)) {
+      const version = read(path.join(d, "node_modules", name, "package.json"))?.version;
+      if (version || d === path.dirname(d)) return version ?? "";
+    }
+  };
   return names
-    .map((name) => ({ name, version: read(path.join(modules, name, "package.json"))?.version ?? "" }))
+    .map((name) => ({ name, version: installedVersion(name) }))
     .filter((d) => d.version)
     .sort((a, b) => a.name.localeCompare(b.name));
 }
