@@ -1,0 +1,196 @@
+/**
+ * `npm run bench`: issue 12's measurements, one interleaved run on the path users take (the real
+ * `pulumi` CLI, the Node.js language host, the dynamic-provider plugin; scripts/stack.ts), against
+ * the local storage API answering after a fixed latency.
+ *
+ * Per round and size N, one fresh stack per variant; each operation runs for every variant back to
+ * back (a pair, or a triple at 200), the order alternating between rounds, with the load average
+ * read before and after:
+ *   up (N creates), no-change preview, no-change up; then the raw state file's size.
+ * Variants: StorageUser (programs/storage-users), the engine floor (programs/noop-users: a no-op
+ * dynamic resource, same inputs, waits the same latency), and at 200 raw undici
+ * (programs/raw-undici: the bare POST in a dynamic provider, same outputs and secret).
+ * Figures are medians of the per-pair ratios. Writes bench/results/summary.json and the results
+ * table in bench/README.md; raw figures go to bench/work/ (not committed).
+ */
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { startApiServer } from "../server/api-server";
+import { cliVersion, repoRoot, TestStack } from "../scripts/stack";
+import { nodeBinDir } from "../scripts/toolchain";
+import { meterCli, readCpu } from "./cpu";
+import { workspace } from "./workspace";
+
+/** Two sizes: the smaller one also runs raw undici; state per user is the difference between them. */
+const SIZES = (process.env.BENCH_SIZES ?? "200,400").split(",").map(Number);
+const [SMALL, LARGE] = SIZES;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PARALLEL = 10;
+const LATENCY_MS = 50;
+
+type Variant = "ours" | "floor" | "raw";
+type Op = "up" | "preview" | "upNoChange";
+const programs: Record<Variant, string> = { ours: "storage-users", floor: "noop-users", raw: "raw-undici" };
+const variantsAt = (n: number): Variant[] => (n === SMALL ? ["ours", "floor", "raw"] : ["ours", "floor"]);
+
+interface Sample {
+  round: number;
+  n: number;
+  op: Op;
+  order: Variant[];
+  seconds: Partial<Record<Variant, number>>;
+  /** CPU seconds of all the command's processes (./cpu.ts). */
+  cpu: Partial<Record<Variant, number>>;
+  load: { before: number[]; after: number[] };
+}
+interface StateSample {
+  round: number;
+  n: number;
+  bytes: Partial<Record<Variant, number>>;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const r2 = (x: number) => Math.round(x * 100) / 100;
+const load = () => os.loadavg().map(r2);
+const log = (msg: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
+
+async function timed(stack: TestStack, op: Op, n: number): Promise<{ seconds: number; cpu: number }> {
+  const args = ["--parallel", String(PARALLEL)];
+  const cpuFile = path.join(stack.workDir, "cpu.txt");
+  const opts = { env: { BENCH_CPU_FILE: cpuFile } };
+  const start = performance.now();
+  const r = op === "preview" ? await stack.preview(args, opts) : await stack.up(args, opts);
+  const seconds = (performance.now() - start) / 1000;
+  if (r.code !== 0) throw new Error(`${op} of ${stack.programDir} failed:\n${r.output}`);
+  // Proof the run did what is claimed: N creates, or nothing to do.
+  const expect = new RegExp(op === "up" ? `\\+ ${n + 1} created` : `${n + 1} unchanged`);
+  if (!expect.test(r.output)) throw new Error(`${op} of ${stack.programDir}: expected ${expect}, got:\n${r.output.slice(-2000)}`);
+  return { seconds, cpu: readCpu(cpuFile) };
+}
+
+async function main() {
+  const ws = workspace("run");
+  meterCli();
+  const token = randomBytes(16).toString("hex");
+  const api = await startApiServer({ token, latencyMs: LATENCY_MS });
+  const env = { STORAGE_API_URL: api.url, STORAGE_ACCESS_TOKEN: token };
+  const started = new Date();
+  const loadAtStart = load();
+  const samples: Sample[] = [];
+  const states: StateSample[] = [];
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const n of SIZES) {
+        const order = round % 2 ? [...variantsAt(n)].reverse() : variantsAt(n);
+        const stacks = new Map<Variant, TestStack>();
+        for (const v of order) {
+          const config: Record<string, string> = { "psu-bench:count": String(n), "psu-bench:prefix": `${v}-${n}-r${round}-${randomBytes(2).toString("hex")}`, "psu-bench:latencyMs": String(LATENCY_MS) };
+          // The same stack config for every variant (the floor's too), so config decryption costs the same.
+          config["storage:baseUrl"] = api.url;
+          const secrets = { "storage:accessToken": token };
+          stacks.set(v, await TestStack.create({ programDir: ws.program(programs[v]), config, secrets, env: v === "raw" ? env : {} }));
+        }
+        try {
+          for (const op of ["up", "preview", "upNoChange"] as Op[]) {
+            const sample: Sample = { round, n, op, order, seconds: {}, cpu: {}, load: { before: load(), after: [] } };
+            for (const v of order) {
+              const t = await timed(stacks.get(v)!, op, n);
+              sample.seconds[v] = r2(t.seconds);
+              sample.cpu[v] = r2(t.cpu);
+            }
+            sample.load.after = load();
+            samples.push(sample);
+            log(`round ${round + 1} n=${n} ${op}: ${order.map((v) => `${v} ${sample.seconds[v]} s (CPU ${sample.cpu[v]} s)`).join(", ")}; load ${sample.load.before[0]} -> ${sample.load.after[0]}`);
+          }
+          states.push({ round, n, bytes: Object.fromEntries(order.map((v) => [v, Buffer.byteLength(stacks.get(v)!.stateFileText())])) });
+        } finally {
+          for (const s of stacks.values()) await s.dispose();
+        }
+      }
+    }
+  } finally {
+    await api.close();
+  }
+  report({ started, loadAtStart, loadAtEnd: load(), samples, states });
+}
+
+function report(run: { started: Date; loadAtStart: number[]; loadAtEnd: number[]; samples: Sample[]; states: StateSample[] }) {
+  const { samples, states } = run;
+  const pick = (n: number, op: Op) => samples.filter((s) => s.n === n && s.op === op);
+  const med = (n: number, op: Op, v: Variant) => r2(median(pick(n, op).map((s) => s.seconds[v]!)));
+  const ratios = (n: number, op: Op, a: Variant, b: Variant) => pick(n, op).map((s) => s.seconds[a]! / s.seconds[b]!);
+  const cpuRatio = (n: number, op: Op, a: Variant, b: Variant) => `${r2(median(pick(n, op).map((s) => s.cpu[a]! / s.cpu[b]!)))}×`;
+  const ratio = (n: number, op: Op, a: Variant, b: Variant) => r2(median(ratios(n, op, a, b)));
+  /** The median, then every pair's ratio: the spread is the noise. */
+  const shown = (n: number, op: Op, a: Variant, b: Variant) => `${ratio(n, op, a, b)}× (${ratios(n, op, a, b).map(r2).join(", ")})`;
+  const perUser = (v: Variant) => {
+    const byRound = [...new Set(states.map((s) => s.round))].map((round) => {
+      const at = (n: number) => states.find((s) => s.round === round && s.n === n)!.bytes[v]!;
+      return (at(LARGE) - at(SMALL)) / (LARGE - SMALL);
+    });
+    return Math.round(median(byRound));
+  };
+  const loads = samples.flatMap((s) => [s.load.before[0], s.load.after[0]]);
+  const rows: string[][] = [];
+  const row = (what: string, ours: string, ref: string, r: string, cpu: string, target: string, met?: boolean) =>
+    rows.push([what, ours, ref, r, cpu, target, met === undefined ? "–" : met ? "met" : "**missed**"]);
+  const targets: Record<string, number> = { [`preview-${SMALL}`]: 1.15, [`preview-${LARGE}`]: 1.15, [`up-${SMALL}`]: 1.15, [`up-${LARGE}`]: 1.25 };
+  for (const op of ["preview", "up", "upNoChange"] as Op[]) {
+    for (const n of SIZES) {
+      const t = targets[`${op}-${n}`];
+      const x = ratio(n, op, "ours", "floor");
+      const name = { preview: "no-change `pulumi preview`", up: "`pulumi up` (creates)", upNoChange: "no-change `pulumi up`" }[op];
+      row(`${name} of ${n} vs engine floor`, `${med(n, op, "ours")} s`, `${med(n, op, "floor")} s`, shown(n, op, "ours", "floor"), cpuRatio(n, op, "ours", "floor"), t ? `≤ ${t}×` : "", t ? x <= t : undefined);
+    }
+  }
+  for (const n of SIZES) {
+    const limit = (Math.ceil(n / PARALLEL) * LATENCY_MS) / 1000;
+    row(`physical limit of \`up\` of ${n}: ceil(${n}/${PARALLEL}) × ${LATENCY_MS} ms`, `${med(n, "up", "ours")} s`, `${limit} s`, `${r2(med(n, "up", "ours") / limit)}× (floor ${r2(med(n, "up", "floor") / limit)}×)`, "", "");
+  }
+  for (const op of ["up", "preview"] as Op[]) {
+    const name = op === "up" ? "`pulumi up` (creates)" : "no-change `pulumi preview`";
+    row(`plugin overhead: ${name} of ${SMALL} vs raw undici in a dynamic provider`, `${med(SMALL, op, "ours")} s`, `${med(SMALL, op, "raw")} s`, shown(SMALL, op, "ours", "raw"), cpuRatio(SMALL, op, "ours", "raw"), "");
+  }
+  const [ours, floor] = [perUser("ours"), perUser("floor")];
+  row(`state bytes per user, (bytes(${LARGE}) − bytes(${SMALL})) / ${LARGE - SMALL}`, `${ours} B`, `${floor} B`, `+${ours - floor} B`, "", "≤ floor + 700 B", ours - floor <= 700);
+
+  const cpus = os.cpus();
+  const header = [
+    `Run of ${run.started.toISOString().slice(0, 16).replace("T", " ")} UTC, commit \`${execFileSync("git", ["-C", repoRoot, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim()}\`, ${ROUNDS} rounds.`,
+    `Package measured: ${process.env.BENCH_PACKAGE ? `the build in \`${path.relative(repoRoot, process.env.BENCH_PACKAGE)}\`` : `this checkout packed and installed (scripts/consumer.ts)${execFileSync("git", ["-C", repoRoot, "status", "--porcelain", "provider"], { encoding: "utf8" }).trim() ? ", with provider/ modified since HEAD" : ""}`}.`,
+    `Command: \`${process.env.BENCH_PACKAGE ? `BENCH_PACKAGE=${path.relative(repoRoot, process.env.BENCH_PACKAGE)} ` : ""}${process.env.BENCH_ROUNDS ? `BENCH_ROUNDS=${ROUNDS} ` : ""}npm run bench\`. Settings: API latency ${LATENCY_MS} ms, \`--parallel ${PARALLEL}\`, pulumi ${cliVersion()}, program and plugin on Node ${execFileSync(path.join(nodeBinDir(), "node"), ["--version"], { encoding: "utf8" }).trim()}.`,
+    `Machine: nproc ${os.availableParallelism()} (${cpus[0]?.model}), ${r2(os.totalmem() / 2 ** 30)} GiB memory. Load average (1/5/15 min) ${run.loadAtStart.join(" / ")} at the start, ${run.loadAtEnd.join(" / ")} at the end; 1-min load around the pairs ${Math.min(...loads)}–${Math.max(...loads)}.`,
+    `1-min load before → after each pair, in run order: ${samples.map((s) => `${s.op} ${s.n}: ${s.load.before[0]} → ${s.load.after[0]}`).join("; ")}.`,
+  ];
+  const table = [
+    "| Measurement | StorageUser (median) | Reference (median) | Ratio: median of the pairs (each pair) | CPU ratio | Target | |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
+  ];
+  const section = [...header, "", ...table].join("\n");
+  console.log(`\n${section}\n`);
+
+  const summary = { ...run, settings: { rounds: ROUNDS, parallel: PARALLEL, latencyMs: LATENCY_MS }, rows };
+  const out = process.env.BENCH_OUT ?? path.join(repoRoot, "bench", "results");
+  fs.mkdirSync(out, { recursive: true });
+  fs.writeFileSync(path.join(out, "summary.json"), JSON.stringify(summary, null, 1) + "\n");
+  if (!process.env.BENCH_OUT) {
+    const readme = path.join(repoRoot, "bench", "README.md");
+    const text = fs.readFileSync(readme, "utf8");
+    const re = /(<!-- results:start -->\n)[\s\S]*?(<!-- results:end -->)/;
+    if (!re.test(text)) throw new Error("bench/README.md has no <!-- results:start --> ... <!-- results:end --> section");
+    fs.writeFileSync(readme, text.replace(re, (_m, a, b) => `${a}${section}\n${b}`));
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
