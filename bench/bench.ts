@@ -10,7 +10,7 @@
  * Variants: StorageUser (programs/storage-users), the engine floor (programs/noop-users: a no-op
  * dynamic resource, same inputs, waits the same latency), and at 200 raw undici
  * (programs/raw-undici: the bare POST in a dynamic provider, same outputs and secret).
- * Figures are medians of the per-pair ratios. Writes bench/results/summary.json and the results
+ * Figures are medians of the per-pair ratios. Writes bench/work/summary.json and the results
  * table in bench/README.md; raw figures go to bench/work/ (not committed).
  */
 import { execFileSync } from "node:child_process";
@@ -178,7 +178,8 @@ function report(run: { started: Date; loadAtStart: number[]; loadAtEnd: number[]
   console.log(`\n${section}\n`);
 
   const summary = { ...run, settings: { rounds: ROUNDS, parallel: PARALLEL, latencyMs: LATENCY_MS }, rows };
-  const out = process.env.BENCH_OUT ?? path.join(repoRoot, "bench", "results");
+  // The raw pairs stay out of git (bench/work is ignored); the table below is the committed summary.
+  const out = process.env.BENCH_OUT ?? path.join(repoRoot, "bench", "work");
   fs.mkdirSync(out, { recursive: true });
   fs.writeFileSync(path.join(out, "summary.json"), JSON.stringify(summary, null, 1) + "\n");
   if (!process.env.BENCH_OUT) {
