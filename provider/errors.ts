@@ -1,32 +1,19 @@
 /**
- * Every failure the provider reports is one of these classes, each with a stable `code`
- * and a message of the form `[CODE] what happened: what to do`. Messages never carry the
- * access token or a credential: text that comes from outside (API error bodies, undici
- * errors) passes through `redact` before it is quoted.
+ * Every message the provider shows: the errors (each class with a stable `code` and a message
+ * `[CODE] what happened: what to do`), the warnings, and the redaction they all pass through.
+ * Messages never carry the access token or a credential: the plugin registers each token it
+ * resolves (`neverShow`), and text that comes from outside (API error bodies, undici errors, a
+ * Location header) is redacted against them, where it is cut to length (`quote`) and again
+ * where an error quotes it.
  */
+import type { ForgottenUser } from "./plugin/ledger-provider";
+
 export type StorageUserErrorCode =
-  | "INVALID_INPUT"
-  | "CONFIG_MISSING"
-  | "CONFIG_INVALID"
-  | "CONFIG_NOT_SECRET"
-  | "UNAUTHORIZED"
-  | "ENDPOINT_NOT_FOUND"
-  | "NAME_TAKEN"
-  | "REJECTED"
-  | "REDIRECT_REFUSED"
-  | "UNREACHABLE"
-  | "RETRIES_EXHAUSTED"
-  | "OUTCOME_UNKNOWN"
-  | "RESPONSE_UNUSABLE"
-  | "IMPORT_UNSUPPORTED";
+  | "INVALID_INPUT" | "CONFIG_MISSING" | "CONFIG_INVALID" | "CONFIG_NOT_SECRET" | "UNAUTHORIZED" | "ENDPOINT_NOT_FOUND" | "NAME_TAKEN"
+  | "REJECTED" | "REDIRECT_REFUSED" | "UNREACHABLE" | "RETRIES_EXHAUSTED" | "OUTCOME_UNKNOWN" | "RESPONSE_UNUSABLE" | "IMPORT_UNSUPPORTED";
 
 export class StorageUserError extends Error {
-  constructor(
-    readonly code: StorageUserErrorCode,
-    what: string,
-    todo: string,
-    cause?: unknown,
-  ) {
+  constructor(readonly code: StorageUserErrorCode, what: string, todo: string, cause?: unknown) {
     super(`[${code}] ${what}: ${todo}`, cause === undefined ? undefined : { cause });
     this.name = new.target.name;
   }
@@ -34,23 +21,17 @@ export class StorageUserError extends Error {
 
 /** A userName or persistPassword value that cannot be sent. */
 export class InvalidInputError extends StorageUserError {
-  constructor(what: string, todo: string) {
-    super("INVALID_INPUT", what, todo);
-  }
+  constructor(what: string, todo: string) { super("INVALID_INPUT", what, todo); }
 }
 
 /** `storage:baseUrl` / `storage:accessToken` (or their environment fallbacks) are absent. */
 export class ConfigMissingError extends StorageUserError {
-  constructor(what: string, todo: string) {
-    super("CONFIG_MISSING", what, todo);
-  }
+  constructor(what: string, todo: string) { super("CONFIG_MISSING", what, todo); }
 }
 
 /** A configured value is present but unusable (malformed URL, plain http to a remote host...). */
 export class ConfigInvalidError extends StorageUserError {
-  constructor(what: string, todo: string) {
-    super("CONFIG_INVALID", what, todo);
-  }
+  constructor(what: string, todo: string) { super("CONFIG_INVALID", what, todo); }
 }
 
 /**
@@ -59,18 +40,13 @@ export class ConfigInvalidError extends StorageUserError {
  * the fix; never the value.
  */
 export class ConfigNotSecretError extends StorageUserError {
-  constructor(key: string, where: string, path: boolean) {
+  constructor(key: string, where: string, path: boolean, env: string) {
     super(
       "CONFIG_NOT_SECRET",
       `${key} is set in plain text in the stack configuration (${where}); Pulumi would write it unencrypted into the state, its history and backups`,
-      `run \`pulumi config set${path ? " --path" : ""} --secret ${key} <token>\` (or remove it and set ${envHint(key)} in the environment), and rotate the token if that file or the stack's state was shared`,
+      `run \`pulumi config set${path ? " --path" : ""} --secret ${key} <token>\` (or remove it and set ${env} in the environment), and rotate the token if that file or the stack's state was shared`,
     );
   }
-}
-
-function envHint(key: string): string {
-  const m = /^storage:connections\.([^.]+)\.accessToken$/.exec(key);
-  return m ? `STORAGE_ACCESS_TOKEN_${m[1].toUpperCase()}` : "STORAGE_ACCESS_TOKEN";
 }
 
 /** A resource option that cannot work with a create-only API. */
@@ -85,7 +61,7 @@ export class UnauthorizedError extends StorageUserError {
   constructor(status: number, detail: string) {
     super(
       "UNAUTHORIZED",
-      `the storage API refused the access token (HTTP ${status}${detail ? `: ${detail}` : ""})`,
+      `the storage API refused the access token (HTTP ${status}${detail ? `: ${redact(detail)}` : ""})`,
       "check the token of the user's connection (storage:accessToken, storage:connections.<name>.accessToken, or its environment variable); nothing was created",
     );
   }
@@ -107,7 +83,7 @@ export class NameTakenError extends StorageUserError {
   constructor(userName: string, detail: string) {
     super(
       "NAME_TAKEN",
-      `the storage API already has a user named '${userName}'${detail ? ` (${detail})` : ""}`,
+      `the storage API already has a user named '${userName}'${detail ? ` (${redact(detail)})` : ""}`,
       "choose another userName, or delete that user on the service first; nothing was created now, but if an earlier pulumi up was force-stopped (second Ctrl-C, kill) while creating it, that run may have made this user: check its credentials on the service",
     );
   }
@@ -118,7 +94,7 @@ export class RejectedError extends StorageUserError {
   constructor(status: number, detail: string) {
     super(
       "REJECTED",
-      `the storage API rejected the request with HTTP ${status}${detail ? `: ${detail}` : ""}`,
+      `the storage API rejected the request with HTTP ${status}${detail ? `: ${redact(detail)}` : ""}`,
       "fix the input the API names and run again; nothing was created",
     );
   }
@@ -129,7 +105,7 @@ export class RedirectRefusedError extends StorageUserError {
   constructor(status: number, location: string, why: string) {
     super(
       "REDIRECT_REFUSED",
-      `the storage API answered HTTP ${status} redirecting to ${location || "(no Location)"}, which is not followed (${why})`,
+      `the storage API answered HTTP ${status} redirecting to ${redact(location) || "(no Location)"}, which is not followed (${why})`,
       "set the connection's base URL (storage:baseUrl or storage:connections.<name>.baseUrl) to the API's real address; nothing was created and the token was not sent there",
     );
   }
@@ -138,7 +114,7 @@ export class RedirectRefusedError extends StorageUserError {
 /** The request never reached the API (refused, DNS, TLS). Nothing was created. */
 export class UnreachableError extends StorageUserError {
   constructor(url: string, detail: string, todo: string, cause?: unknown) {
-    super("UNREACHABLE", `could not reach ${url} (${detail})`, `${todo}; nothing was created`, cause);
+    super("UNREACHABLE", `could not reach ${url} (${redact(detail)})`, `${todo}; nothing was created`, cause);
   }
 }
 
@@ -147,7 +123,7 @@ export class RetriesExhaustedError extends StorageUserError {
   constructor(attempts: number, last: string) {
     super(
       "RETRIES_EXHAUSTED",
-      `the storage API did not accept the create after ${attempts} attempt(s), last answer: ${last}`,
+      `the storage API did not accept the create after ${attempts} attempt(s), last answer: ${redact(last)}`,
       "nothing was created; run pulumi up again later, or raise customTimeouts.create on the resource",
     );
   }
@@ -160,14 +136,7 @@ export class RetriesExhaustedError extends StorageUserError {
  */
 export class RecordedFailureError extends StorageUserError {
   readonly reasons: string[];
-  constructor(
-    code: "OUTCOME_UNKNOWN" | "RESPONSE_UNUSABLE",
-    what: string,
-    todo: string,
-    readonly id: string,
-    readonly properties: Record<string, unknown>,
-    cause?: unknown,
-  ) {
+  constructor(code: FailureRecord["code"], what: string, todo: string, readonly id: string, readonly properties: Record<string, unknown>, cause?: unknown) {
     super(code, what, todo, cause);
     this.reasons = [this.message];
   }
@@ -192,6 +161,11 @@ export interface UserRef {
   userName: string;
   /** Where the user lives (recorded base URL); undefined for state written by 0.1.x. */
   service?: string;
+}
+
+/** What a StorageUser's connection is called in messages. */
+export function connectionLabel(connection?: string): string {
+  return connection === undefined ? "the default connection (storage:baseUrl)" : `connection '${connection}'`;
 }
 
 const serviceOf = (u: UserRef) => u.service ?? "its service (not recorded: created by 0.1.x; `pulumi refresh` records it)";
@@ -246,11 +220,183 @@ export function serviceRecordedWarning(u: UserRef, connection: string, now: stri
   return `warning: StorageUser '${u.userName}' (id ${u.id}) had no recorded service (created by 0.1.x): recorded as ${now}, where ${connection} pointed at the last pulumi up`;
 }
 
-/** Replaces every occurrence of each secret (longer than 3 chars) by `[redacted]`. */
-export function redact(text: string, secrets: readonly (string | undefined)[]): string {
+/** plugin remove: the user leaves the stack, not the service (the API has no delete call). */
+export function leftStackWarning(id: string, userName: string, failed: boolean, userId: unknown): string {
+  const who = `'${userName}'`;
+  const message = !failed
+    ? `StorageUser ${who} (id ${id}) left the stack but still exists on the storage service, which has no delete call: delete user ${id} there if it is no longer needed`
+    : userId !== undefined
+      ? `StorageUser ${who} (id ${id}) left the stack; its create answer was unusable, and user ${id} still exists on the storage service: delete it there`
+      : `StorageUser ${who} (${id}) left the stack; its create did not finish cleanly, so a user ${who} may exist on the storage service: check and delete it there`;
+  return `warning: ${message}`;
+}
+
+/** One ledger entry as messages name it. */
+export const describeForgotten = (f: Pick<ForgottenUser, "id" | "userName" | "resourceName"> & Partial<ForgottenUser>): string =>
+  `${f.id} '${f.userName}' (resource '${f.resourceName}'${f.why ? `, ${f.why} ${f.at}` : ""}${f.onService === "may exist" ? ", may exist" : ""})`;
+
+/** ledger update: users left the stack since the last update. */
+export function ledgerGrewWarning(added: ForgottenUser[], total: number): string {
+  return (
+    `warning: StorageUserLedger: ${added.length} storage user(s) left the stack but not the service, which has no delete call: ` +
+    `${added.map(describeForgotten).join("; ")}. ${total} in the ledger now (\`pulumi stack output forgotten\`): ` +
+    "delete them on the service, then list their ids in the ledger's cleanedUp"
+  );
+}
+
+/** ledger delete: the record ends with it, so all of it is printed. `tracked` is already described. */
+export function ledgerDeletedWarning(id: string, forgotten: ForgottenUser[], tracked: string[]): string {
+  return (
+    `warning: StorageUserLedger ${id} is deleted and its record with it. ` +
+    `Forgotten users still on the storage service (${forgotten.length}): ${forgotten.map(describeForgotten).join("; ") || "none"}. ` +
+    `Users it tracked, which stay on the service too if they leave the stack now (${tracked.length}): ${tracked.join("; ") || "none"}`
+  );
+}
+
+/** What a create that may have made a user records in state (see plugin/user-provider.ts). */
+export interface FailureRecord {
+  code: "OUTCOME_UNKNOWN" | "RESPONSE_UNUSABLE";
+  what: string;
+  todo: string;
+  at: string;
+}
+
+const replaceHint =
+  "run `pulumi up --replace <urn>` (urn from `pulumi stack --show-urns`) to create a new user, or `pulumi state delete <urn>` to forget this one";
+
+/** A 2xx whose body is unusable but names the user's Id. */
+export function responseUnusable(id: number, userName: string, problems: string[]): Omit<FailureRecord, "at"> {
+  return {
+    code: "RESPONSE_UNUSABLE",
+    what: `storage user ${id} ('${userName}') was created but the API's answer is unusable (${problems.join("; ")}); it is recorded in the stack so it is not created twice`,
+    todo: `its credentials cannot be fetched again (the API has no read call): delete user ${id} on the service, then ${replaceHint}`,
+  };
+}
+
+/** Sent, and no verdict: a 2xx without a readable Id (`problems`), or no usable answer at all (`detail`). */
+export function outcomeUnknown(userName: string, why: { problems: string[] } | { detail: string }): Omit<FailureRecord, "at"> {
+  const what =
+    "problems" in why
+      ? `the API answered success but the body is unusable and names no Id (${why.problems.join("; ")})`
+      : `the create request for '${userName}' was sent but no verdict came back (${why.detail})`;
+  return {
+    code: "OUTCOME_UNKNOWN",
+    what: `${what}: a storage user '${userName}' may have been created; the stack records it as unconfirmed so the next up does not create a second one`,
+    todo: `check on the service whether user '${userName}' exists and delete it or note its credentials, then ${replaceHint}`,
+  };
+}
+
+/** Every later up of a recorded failure repeats it, with when it was recorded. */
+export function repeatedFailure(id: string, failure: FailureRecord, properties: Record<string, unknown>): RecordedFailureError {
+  return new RecordedFailureError(failure.code, `${failure.what} (recorded ${failure.at}; Pulumi will not create it again on its own)`, failure.todo, id, properties);
+}
+
+/** Why an argument is refused: a check failure's reason, or part of the constructor's INVALID_INPUT (after the property's name). */
+export const reasons = {
+  userNameRequired: 'is required: pass userName: "app-prod"',
+  userNameNotString: (v: unknown) => `must be a string, got ${v === null ? "null" : typeof v}: pass userName: "app-prod"`,
+  userNameEmpty: `must not be empty: pass the login the storage user should have, e.g. "app-prod"`,
+  userNameBlank: 'must not be whitespace only: pass a login such as "app-prod"',
+  userNameSpaces: (trimmed: string) => `must not start or end with whitespace: use ${JSON.stringify(trimmed)}`,
+  userNameControl: "must not contain control characters or line breaks: remove them",
+  userNameLong: (length: number, max: number) => `is ${length} characters long; at most ${max} are accepted: shorten it`,
+  notABoolean: (v: unknown, byDefault: boolean) =>
+    `must be true or false, got ${JSON.stringify(v)?.slice(0, 40) ?? typeof v}: pass persistPassword: true or leave it out (default ${byDefault})`,
+  notAnArgument: (accepted?: readonly string[]) => `is not a StorageUser argument${accepted ? `: the arguments are ${accepted.join(", ")}` : ""}`,
+  connectionNotString: (key: string, v: unknown) => `must be a string naming an entry of ${key}, got ${v === null ? "null" : typeof v}`,
+  notAConnectionName: (v: string) => `${JSON.stringify(v.slice(0, 64))} is not a connection name: lower-case letters, digits and _, starting with a letter (e.g. "eu_west")`,
+  usersNotAList: "must be a list of StorageUsers",
+  ledgerEntryIncomplete: (missing: string[]) => `needs non-empty string ${missing.join(", ")}`,
+  ledgerNamesShared: (name: string) => `two users share the resource name '${name}': pass { name, id, userName } entries with distinct names`,
+  cleanedUpNotIds: "must be a list of user ids",
+};
+
+/** The errors the program side throws before anything is registered. */
+export const refusals = {
+  noArguments: (name: string) => new InvalidInputError(`StorageUser '${name}' has no arguments`, 'pass { userName: "app-prod" }'),
+  invalidArguments: (name: string, failures: { property: string; reason: string }[], accepted?: readonly string[]) =>
+    new InvalidInputError(
+      `StorageUser '${name}' has invalid arguments: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`,
+      accepted ? `the arguments are ${accepted.join(", ")}` : "fix the argument(s) named, then run again",
+    ),
+  notADuration: (text: string) => new InvalidInputError(`customTimeouts.create ${JSON.stringify(text)} is not a duration`, 'write it like "90s", "5m" or "1h30m"'),
+  deleteBeforeReplace: (name: string) =>
+    new UnsupportedOptionError(
+      name,
+      "deleteBeforeReplace",
+      "the API has no delete call, so the old user stays on the service under the same userName while the engine marks it deleted; the replacement's create then meets a service that may refuse the name (409), and every later up repeats that failed create, even after reverting",
+      "remove deleteBeforeReplace; a replace always creates the new user first and then leaves the old one on the service with a warning (change userName too if the service wants unique names)",
+    ),
+  replaceOnAnyChange: (name: string) =>
+    new UnsupportedOptionError(
+      name,
+      'replaceOnChanges: ["*"]',
+      "it also makes the engine replace a user whose create ended without a verdict (OUTCOME_UNKNOWN), which sends that create again on the next up and can leave two users on the service",
+      'list the properties instead, e.g. replaceOnChanges: ["connection"]; for a recorded failure decide yourself with `pulumi up --replace <urn>`',
+    ),
+  ledgerWithoutUsers: (name: string) => new InvalidInputError(`StorageUserLedger '${name}' needs users`, "pass { users: [user1, user2] } with every StorageUser of the stack"),
+};
+
+const SET_CONNECTIONS =
+  "set entries with `pulumi config set --path storage:connections.<name>.baseUrl https://…` and `pulumi config set --path --secret storage:connections.<name>.accessToken <token>`";
+
+/** Configuration that is absent or unusable; `key`/`source` name where it was read, never its secret value. */
+export const configErrors = {
+  connectionsNotObject: (key: string) => new ConfigInvalidError(`${key} is not an object of named connections`, SET_CONNECTIONS),
+  badConnectionName: (key: string, name: string) =>
+    new ConfigInvalidError(
+      `${key} has an entry named ${JSON.stringify(name.slice(0, 64))}`,
+      "connection names are lower-case letters, digits and _, starting with a letter (e.g. eu_west): rename it",
+    ),
+  entryNotObject: (entry: string) => new ConfigInvalidError(`${entry} is not an object with baseUrl and accessToken`, SET_CONNECTIONS),
+  unknownEntryKeys: (entry: string, keys: string[]) =>
+    new ConfigInvalidError(
+      `${entry} has ${keys.map((k) => JSON.stringify(k.slice(0, 40))).join(", ")}, which is not a connection setting`,
+      "a connection has only baseUrl and accessToken (mind the spelling): remove or rename it",
+    ),
+  entryValueNotString: (key: string, secret: boolean) =>
+    new ConfigInvalidError(`${key} is not a string`, `set it with \`pulumi config set --path${secret ? " --secret" : ""} ${key} …\``),
+  /** No base URL (`what`: "address") or no token (`what`: "access token") for a connection. */
+  missing: (what: "address" | "access token", connection: string | undefined, key: string, env: string, path: boolean) =>
+    new ConfigMissingError(
+      connection === undefined ? `no storage API ${what} is configured` : `connection '${connection}' has no storage API ${what}`,
+      what === "address"
+        ? `run \`pulumi config set${path ? " --path" : ""} ${key} https://<api-host>\`, or set ${env} in the environment of the pulumi command (setting process.env in the program does not reach the provider)`
+        : `run \`pulumi config set${path ? " --path" : ""} --secret ${key} <token>\`, or set ${env} in the environment of the pulumi command (preview needs no token; create does)`,
+    ),
+  tokenWhitespace: (source: string) =>
+    new ConfigInvalidError(`${source} contains whitespace or control characters at its ends or inside`, "set the token again without line breaks or surrounding spaces"),
+  notAbsoluteUrl: (source: string, raw: string) =>
+    new ConfigInvalidError(`${source} is not an absolute URL`, `set it to the API root, e.g. https://api.example.com (got ${JSON.stringify(raw.slice(0, 100))})`),
+  notHttp: (source: string, protocol: string) => new ConfigInvalidError(`${source} uses ${protocol}`, "use an https:// URL"),
+  plainHttp: (source: string, host: string) =>
+    new ConfigInvalidError(
+      `${source} is plain http:// to ${host}, which would send the token and the returned credentials unencrypted`,
+      "use https:// (plain http is accepted only for localhost/127.0.0.1/[::1])",
+    ),
+  userInfo: (source: string) =>
+    new ConfigInvalidError(`${source} contains user info (user:password@)`, "remove it from the URL; the API token goes in the connection's accessToken (secret config)"),
+  queryOrFragment: (source: string) =>
+    new ConfigInvalidError(`${source} has a query or fragment`, "set it to the API root without ?... or #...; the provider appends /storage/users"),
+};
+
+const neverShown = new Set<string>();
+
+/** Registers a value no message may show (each access token, as the plugin resolves it). */
+export function neverShow(secret: string): void {
+  if (secret.length > 3) neverShown.add(secret);
+}
+
+/** Replaces every occurrence of each secret (longer than 3 chars, and every registered one) by `[redacted]`. */
+export function redact(text: string, secrets: readonly (string | undefined)[] = []): string {
   let out = text;
-  for (const s of secrets) {
+  for (const s of [...secrets, ...neverShown]) {
     if (s && s.length > 3) out = out.split(s).join("[redacted]");
   }
   return out;
+}
+
+/** Outside text (an API error body, an undici error, a Location header) as messages quote it: redacted, then cut. */
+export function quote(text: string, max: number): string {
+  return redact(text).slice(0, max);
 }

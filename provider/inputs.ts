@@ -1,18 +1,10 @@
+/** The StorageUser arguments and their rules, checked by the program (plain values) and by the plugin's check (the rest). */
 import { defaults } from "./defaults";
-import { checkConnectionName } from "./settings";
+import { checkConnectionName } from "./connections";
+import { reasons } from "./errors";
 
 /** The value the engine sends for inputs that are not known yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-
-/** Resolved inputs as the provider sees them in check/create. */
-export interface UserInputs {
-  userName: string;
-  persistPassword: boolean;
-  /** Name of an entry of `storage:connections`; absent: `storage:baseUrl` / `storage:accessToken`. */
-  connection?: string;
-  /** From the resource option customTimeouts.create; not a user-facing argument. */
-  __createTimeoutMs?: number;
-}
 
 /** Input names a StorageUser accepts; anything else is a typo worth failing on. */
 export const argNames = ["userName", "persistPassword", "connection"] as const;
@@ -30,19 +22,19 @@ export interface Failure {
  */
 export function checkUserName(value: unknown): string | undefined {
   if (value === UNKNOWN) return undefined;
-  if (typeof value !== "string") return `must be a string, got ${value === null ? "null" : typeof value}: pass userName: "app-prod"`;
-  if (value.length === 0) return `must not be empty: pass the login the storage user should have, e.g. "app-prod"`;
-  if (value.trim() === "") return "must not be whitespace only: pass a login such as \"app-prod\"";
-  if (value.trim() !== value) return `must not start or end with whitespace: use ${JSON.stringify(value.trim())}`;
+  if (typeof value !== "string") return reasons.userNameNotString(value);
+  if (value.length === 0) return reasons.userNameEmpty;
+  if (value.trim() === "") return reasons.userNameBlank;
+  if (value.trim() !== value) return reasons.userNameSpaces(value.trim());
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value)) return "must not contain control characters or line breaks: remove them";
-  if (value.length > defaults.maxUserNameLength) return `is ${value.length} characters long; at most ${defaults.maxUserNameLength} are accepted: shorten it`;
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value)) return reasons.userNameControl;
+  if (value.length > defaults.maxUserNameLength) return reasons.userNameLong(value.length, defaults.maxUserNameLength);
   return undefined;
 }
 
 export function checkPersistPassword(value: unknown): string | undefined {
   if (value === undefined || value === UNKNOWN || typeof value === "boolean") return undefined;
-  return `must be true or false, got ${JSON.stringify(value)?.slice(0, 40) ?? typeof value}: pass persistPassword: true or leave it out (default ${defaults.persistPassword})`;
+  return reasons.notABoolean(value, defaults.persistPassword);
 }
 
 /**
@@ -53,14 +45,14 @@ export function checkPersistPassword(value: unknown): string | undefined {
 export function unknownArgFailures(names: string[], listAccepted = true): Failure[] {
   return names
     .filter((key) => !(argNames as readonly string[]).includes(key) && !internalNames.has(key))
-    .map((property) => ({ property, reason: `is not a StorageUser argument${listAccepted ? `: the arguments are ${argNames.join(", ")}` : ""}` }));
+    .map((property) => ({ property, reason: reasons.notAnArgument(listAccepted ? argNames : undefined) }));
 }
 
 /** Failures of the values present; `userName` is required only if `requireUserName`. */
 export function valueFailures(values: Record<string, unknown>, requireUserName: boolean): Failure[] {
   const failures: Failure[] = [];
   if (!("userName" in values)) {
-    if (requireUserName) failures.push({ property: "userName", reason: 'is required: pass userName: "app-prod"' });
+    if (requireUserName) failures.push({ property: "userName", reason: reasons.userNameRequired });
   } else {
     const r = checkUserName(values.userName);
     if (r) failures.push({ property: "userName", reason: r });

@@ -3,7 +3,8 @@
 // examples/app-config fed with the same values.
 import { describe, expect, test } from "vitest";
 import { dotenv, k8sSecret, render } from "../examples/app-config/render";
-import { Credentials, envOf, ftpUrlOf } from "../provider/app-config";
+import type { Credentials } from "../provider/wire";
+import { envOf, ftpUrlOf } from "../provider/program/app-config";
 
 function user(login: string, password: string): Credentials {
   return {

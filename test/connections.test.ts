@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { TestStack } from "../scripts/stack";
-import { configure, parseConnections, resolveAccessToken, resolveBaseUrl, settingKeys } from "../provider/settings";
+import { parseConnections, settingKeys } from "../provider/connections";
+import { configure, resolveAccessToken, resolveBaseUrl } from "../provider/plugin/settings";
 
 const tokenA = "connections-token-a-3f9c1d";
 const tokenB = "connections-token-b-8e2a7b";

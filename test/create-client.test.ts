@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { RecordedFailureError, StorageUserError } from "../provider/errors";
 import * as runtime from "../provider/runtime";
-import { configure } from "../provider/settings";
+import { configure } from "../provider/plugin/settings";
 import { ApiServer, startApiServer } from "../server/api-server";
 
 const token = "client-test-token-42";
@@ -313,7 +313,7 @@ describe("diff", () => {
 
 test("the serialized provider is the runtime module under node_modules, a forwarding object elsewhere", async () => {
   // The compiled modules, as the program loads them (`npm test` builds first).
-  const { serializableProvider } = require("../dist/provider/serializable");
+  const { serializableProvider } = require("../dist/provider/program/serializable");
   const compiledRuntime = require("../dist/provider/runtime");
   expect(serializableProvider("runtime", "/srv/app/node_modules/pulumi-storage-user/dist/provider/runtime.js")).toBe(compiledRuntime);
   const linked = serializableProvider("runtime", "/home/dev/pulumi-storage-user/dist/provider/runtime.js");

@@ -100,7 +100,7 @@ describe.concurrent("install matrix", () => {
         const again = await stack.up(["--debug"]);
         expect(again.code, again.output).toBe(0);
         expect(api.requests.length, "a second up sends nothing").toBe(1);
-        // The SDK's debug dump of registration answers is cut by provider/debug-redaction.ts: this
+        // The SDK's debug dump of registration answers is cut by provider/program/debug-redaction.ts: this
         // fails loudly if an SDK in the supported range changes that log line.
         expect(again.output).toContain("resp: [omitted: holds secret values]");
 

@@ -4,7 +4,7 @@
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { check, diff, reconcile } from "../provider/ledger-runtime";
-import { nameFromUrn } from "../provider/ledger";
+import { nameFromUrn } from "../provider/program/ledger";
 import { UNKNOWN } from "../provider/inputs";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { repoRoot, TestStack } from "../scripts/stack";

@@ -1,6 +1,6 @@
 // The retry policy is a pure function: (attempt, outcome, Retry-After) -> delay | "stop".
 import { describe, expect, test } from "vitest";
-import { isRetryable, nextDelay, parseRetryAfter, RetryPolicy } from "../provider/retry";
+import { isRetryable, nextDelay, parseRetryAfter, RetryPolicy } from "../provider/plugin/http/retry";
 
 const policy: RetryPolicy = { maxAttempts: 5, maxUnsentAttempts: 3, baseDelayMs: 100, maxDelayMs: 1000 };
 const mid = () => 0.5;

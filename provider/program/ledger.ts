@@ -1,7 +1,8 @@
+/** The StorageUserLedger resource as programs construct it (docs/ledger.md). */
 import * as pulumi from "@pulumi/pulumi";
-import { InvalidInputError } from "./errors";
-import type { ForgottenUser, TrackedUser } from "./ledger-runtime";
-import type { StorageUser } from "./resource";
+import { refusals } from "../errors";
+import type { ForgottenUser, TrackedUser } from "../plugin/ledger-provider";
+import type { StorageUser } from "./storage-user";
 import { serializableProvider } from "./serializable";
 import { assertTokensSecret } from "./stack-config";
 
@@ -42,9 +43,7 @@ export class StorageUserLedger extends pulumi.dynamic.Resource {
   public readonly forgotten!: pulumi.Output<ForgottenUser[]>;
 
   constructor(name: string, args: StorageUserLedgerArgs, opts?: pulumi.CustomResourceOptions) {
-    if (!args || !Array.isArray(args.users)) {
-      throw new InvalidInputError(`StorageUserLedger '${name}' needs users`, "pass { users: [user1, user2] } with every StorageUser of the stack");
-    }
+    if (!args || !Array.isArray(args.users)) throw refusals.ledgerWithoutUsers(name);
     assertTokensSecret();
     super(
       serializableProvider("ledger-runtime"),

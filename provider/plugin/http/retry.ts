@@ -1,4 +1,4 @@
-import { defaults } from "./defaults";
+import { defaults } from "../../defaults";
 
 /**
  * What one attempt ended with, as far as retrying is concerned. "unsent" means the request

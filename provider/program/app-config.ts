@@ -1,13 +1,5 @@
-import type { FtpConnection, S3Connection, SwiftConnection } from "./response";
-
-/** Everything secret the API returned for one user: one secret output in state. */
-export interface Credentials {
-  name: string;
-  password: string;
-  swift: SwiftConnection;
-  s3: S3Connection;
-  ftp: FtpConnection;
-}
+/** App-ready values derived in the program from a user's `credentials` output. */
+import type { Credentials, FtpConnection } from "../wire";
 
 /** ftp://login:password@host/ with both parts percent-encoded. */
 export function ftpUrlOf(ftp: FtpConnection): string {

@@ -16,8 +16,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { ConfigNotSecretError } from "./errors";
-import { configKeys, connectionsKey, parseConnections } from "./settings";
+import { ConfigNotSecretError } from "../errors";
+import { configKeys, connectionsKey, parseConnections, settingKeys } from "../connections";
 
 interface RuntimeConfig {
   getConfig(key: string): string | undefined;
@@ -72,10 +72,10 @@ function stackConfigFile(): string | undefined {
 }
 
 /** The tokens in stack config, by key; values are only compared, never printed. */
-function configuredTokens(config: RuntimeConfig): Array<{ key: string; topLevel: string; value: string; path: boolean }> {
-  const tokens: Array<{ key: string; topLevel: string; value: string; path: boolean }> = [];
+function configuredTokens(config: RuntimeConfig): Array<ReturnType<typeof settingKeys> & { topLevel: string; value: string }> {
+  const tokens: Array<ReturnType<typeof settingKeys> & { topLevel: string; value: string }> = [];
   const plain = config.getConfig(configKeys.accessToken.key);
-  if (plain) tokens.push({ key: configKeys.accessToken.key, topLevel: configKeys.accessToken.key, value: plain, path: false });
+  if (plain) tokens.push({ ...settingKeys("accessToken"), topLevel: configKeys.accessToken.key, value: plain });
   let connections: ReturnType<typeof parseConnections>;
   try {
     connections = parseConnections(config.getConfig(connectionsKey));
@@ -84,7 +84,7 @@ function configuredTokens(config: RuntimeConfig): Array<{ key: string; topLevel:
   }
   for (const [name, entry] of Object.entries(connections ?? {})) {
     if (entry.accessToken) {
-      tokens.push({ key: `${connectionsKey}.${name}.accessToken`, topLevel: connectionsKey, value: entry.accessToken, path: true });
+      tokens.push({ ...settingKeys("accessToken", name), topLevel: connectionsKey, value: entry.accessToken });
     }
   }
   return tokens;
@@ -117,7 +117,7 @@ export function assertTokensSecret(): void {
     const inFile = fileText !== undefined && t.value.length >= 8 && fileText.includes(t.value);
     if (notSecret || inFile) {
       checked = false;
-      throw new ConfigNotSecretError(t.key, where, t.path);
+      throw new ConfigNotSecretError(t.key, where, t.path, t.env);
     }
   }
 }

@@ -3,7 +3,7 @@
  * prints to the console reaches the CLI as a message of the stack; the engine's own Log service
  * (whose address the plugin is started with) takes the resource's URN, so the CLI shows the
  * warning under that StorageUser, at preview as at up. The URN comes from the resource's
- * `__urn` input (resource.ts). Whenever that is not possible, the console is used.
+ * `__urn` input (program/storage-user.ts). Whenever that is not possible, the console is used.
  */
 import * as path from "node:path";
 

@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 
-/** The plugin-side modules of this package; each one's exports object is a dynamic provider. */
+/** The frozen plugin entry modules (provider/*.ts); each one's exports object is a dynamic provider. */
 export type RuntimeModule = "runtime" | "ledger-runtime";
 
 const forwarders = new Map<RuntimeModule, pulumi.dynamic.ResourceProvider>();
@@ -20,9 +20,9 @@ const forwarders = new Map<RuntimeModule, pulumi.dynamic.ResourceProvider>();
  */
 export function serializableProvider(
   module: RuntimeModule,
-  resolvedPath: string = require.resolve(`./${module}`),
+  resolvedPath: string = require.resolve(`../${module}`),
 ): pulumi.dynamic.ResourceProvider {
-  if (resolvedPath.split(/[\\/]/).includes("node_modules")) return require(`./${module}`);
+  if (resolvedPath.split(/[\\/]/).includes("node_modules")) return require(`../${module}`);
   let forwarder = forwarders.get(module);
   if (!forwarder) {
     const path = `pulumi-storage-user/dist/provider/${module}`;

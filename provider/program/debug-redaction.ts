@@ -1,8 +1,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 /**
- * @pulumi/pulumi (3.250 to 3.270 at least, runtime/resource.js) logs every RegisterResource and
- * ReadResource answer at debug level as `resp: ${innerResponse}`, which stringifies the
+ * Works around @pulumi/pulumi runtime/resource.js (3.139 to 3.270 at least): its debug lines
+ * `RegisterResource RPC finished: … resp: ${innerResponse}` (and ReadResource's) stringify the
  * resource's outputs with secret values in plain text: `pulumi up --debug` would print every
  * credential a StorageUser holds (and a StackReference to its stack). The SDK looks `log.debug`
  * up on the log module at each call, so wrapping it here cuts those dumps from the program's

@@ -1,8 +1,9 @@
+/** The StorageUser resource as programs construct it: its arguments, options and outputs. */
 import * as pulumi from "@pulumi/pulumi";
-import { ImportUnsupportedError, InvalidInputError, UnsupportedOptionError } from "./errors";
-import { argNames, unknownArgFailures, valueFailures } from "./inputs";
-import { Credentials, envOf, ftpUrlOf } from "./app-config";
-import type { FtpConnection, S3Connection, SwiftConnection, Task } from "./response";
+import { ImportUnsupportedError, refusals } from "../errors";
+import { argNames, unknownArgFailures, valueFailures } from "../inputs";
+import type { Credentials, FtpConnection, S3Connection, SwiftConnection, Task } from "../wire";
+import { envOf, ftpUrlOf } from "./app-config";
 import { redactResponseDumps } from "./debug-redaction";
 import { serializableProvider } from "./serializable";
 import { assertTokensSecret } from "./stack-config";
@@ -42,7 +43,7 @@ function durationMs(text: string | undefined): number | undefined {
     consumed += m[0].length;
   }
   if (consumed !== text.length || total <= 0) {
-    throw new InvalidInputError(`customTimeouts.create ${JSON.stringify(text)} is not a duration`, 'write it like "90s", "5m" or "1h30m"');
+    throw refusals.notADuration(text);
   }
   return total;
 }
@@ -52,22 +53,8 @@ function durationMs(text: string | undefined): number | undefined {
  * reason. The others are listed, with what they do, in README "Lifecycle".
  */
 function refuseOptions(name: string, opts: pulumi.CustomResourceOptions | undefined): void {
-  if (opts?.deleteBeforeReplace) {
-    throw new UnsupportedOptionError(
-      name,
-      "deleteBeforeReplace",
-      "the API has no delete call, so the old user stays on the service under the same userName while the engine marks it deleted; the replacement's create then meets a service that may refuse the name (409), and every later up repeats that failed create, even after reverting",
-      "remove deleteBeforeReplace; a replace always creates the new user first and then leaves the old one on the service with a warning (change userName too if the service wants unique names)",
-    );
-  }
-  if (opts?.replaceOnChanges?.includes("*")) {
-    throw new UnsupportedOptionError(
-      name,
-      'replaceOnChanges: ["*"]',
-      "it also makes the engine replace a user whose create ended without a verdict (OUTCOME_UNKNOWN), which sends that create again on the next up and can leave two users on the service",
-      'list the properties instead, e.g. replaceOnChanges: ["connection"]; for a recorded failure decide yourself with `pulumi up --replace <urn>`',
-    );
-  }
+  if (opts?.deleteBeforeReplace) throw refusals.deleteBeforeReplace(name);
+  if (opts?.replaceOnChanges?.includes("*")) throw refusals.replaceOnAnyChange(name);
 }
 
 /**
@@ -117,22 +104,15 @@ export class StorageUser extends pulumi.dynamic.Resource {
     if (opts?.import !== undefined || opts?.id !== undefined) throw new ImportUnsupportedError(name);
     refuseOptions(name, opts);
     assertTokensSecret();
-    if (args === null || typeof args !== "object") {
-      throw new InvalidInputError(`StorageUser '${name}' has no arguments`, 'pass { userName: "app-prod" }');
-    }
+    if (args === null || typeof args !== "object") throw refusals.noArguments(name);
     // Names are checked whatever the values: only known arguments reach the provider, so a
     // misspelt one would vanish. Plain values are checked too, so a typo fails before anything
     // runs; Output values are checked by the provider's check once they resolve.
     const plain = Object.fromEntries(Object.entries(args).filter(([, v]) => !pulumi.Output.isInstance(v) && !(v instanceof Promise)));
     const unknown = unknownArgFailures(Object.keys(args), false);
     const failures = [...unknown, ...valueFailures(plain, !("userName" in args))];
-    if (failures.length > 0) {
-      // Each value failure carries its own fix; the accepted names are said once, here.
-      throw new InvalidInputError(
-        `StorageUser '${name}' has invalid arguments: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`,
-        unknown.length > 0 ? `the arguments are ${argNames.join(", ")}` : "fix the argument(s) named, then run again",
-      );
-    }
+    // Each value failure carries its own fix; the accepted names are said once, here.
+    if (failures.length > 0) throw refusals.invalidArguments(name, failures, unknown.length > 0 ? argNames : undefined);
     const createTimeoutMs = durationMs(opts?.customTimeouts?.create);
     super(
       serializableProvider("runtime"),

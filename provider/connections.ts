@@ -1,0 +1,67 @@
+/**
+ * Where a connection's settings come from, read by both sides: the stack config keys and their
+ * environment fallbacks, connection names, and the `storage:connections` object checked entry
+ * by entry. The program checks that tokens are secret (program/stack-config.ts); the plugin
+ * resolves them (plugin/settings.ts).
+ */
+import { configErrors, reasons } from "./errors";
+
+/** Stack config keys and their environment fallbacks. Stack config wins over the environment. */
+export const configKeys = {
+  baseUrl: { key: "storage:baseUrl", env: "STORAGE_API_URL" },
+  accessToken: { key: "storage:accessToken", env: "STORAGE_ACCESS_TOKEN" },
+} as const;
+
+/** The stack config object of named connections: `{ <name>: { baseUrl, accessToken } }`. */
+export const connectionsKey = "storage:connections";
+
+/**
+ * Connection names: lower-case letters, digits and `_`, starting with a letter, so that each
+ * maps to exactly one environment variable suffix (`eu_west` → `STORAGE_API_URL_EU_WEST`).
+ */
+export const CONNECTION_NAME = /^[a-z][a-z0-9_]{0,62}$/;
+
+export type SettingName = keyof typeof configKeys;
+
+/** Where one setting of one connection is read from: a stack config key, then an environment variable. */
+export function settingKeys(which: SettingName, connection?: string): { key: string; env: string; path: boolean } {
+  if (connection === undefined) return { ...configKeys[which], path: false };
+  return {
+    key: `${connectionsKey}.${connection}.${which}`,
+    env: `${configKeys[which].env}_${connection.toUpperCase()}`,
+    path: true,
+  };
+}
+
+export type Entry = { baseUrl?: string; accessToken?: string };
+
+/** `storage:connections` as Pulumi hands it over (a JSON text), checked entry by entry. Never echoes values. */
+export function parseConnections(raw: string | undefined): Record<string, Entry> | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    value = undefined;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw configErrors.connectionsNotObject(connectionsKey);
+  const out: Record<string, Entry> = {};
+  for (const [name, entry] of Object.entries(value as Record<string, unknown>)) {
+    if (!CONNECTION_NAME.test(name)) throw configErrors.badConnectionName(connectionsKey, name);
+    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) throw configErrors.entryNotObject(`${connectionsKey}.${name}`);
+    const unknown = Object.keys(entry).filter((k) => k !== "baseUrl" && k !== "accessToken");
+    if (unknown.length > 0) throw configErrors.unknownEntryKeys(`${connectionsKey}.${name}`, unknown);
+    for (const k of ["baseUrl", "accessToken"] as const) {
+      const v = (entry as Record<string, unknown>)[k];
+      if (v !== undefined && typeof v !== "string") throw configErrors.entryValueNotString(`${connectionsKey}.${name}.${k}`, k === "accessToken");
+    }
+    out[name] = entry as Entry;
+  }
+  return out;
+}
+
+/** A connection name given as the `connection` argument, or a reason it is not one. */
+export function checkConnectionName(value: unknown): string | undefined {
+  if (typeof value !== "string") return reasons.connectionNotString(connectionsKey, value);
+  return CONNECTION_NAME.test(value) ? undefined : reasons.notAConnectionName(value);
+}

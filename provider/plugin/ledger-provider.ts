@@ -1,0 +1,118 @@
+/**
+ * The StorageUserLedger provider's behaviour, run by the dynamic-provider plugin through the
+ * frozen entry module provider/ledger-runtime.ts. docs/ledger.md explains the design.
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { describeForgotten, ledgerDeletedWarning, ledgerGrewWarning, reasons } from "../errors";
+import { UNKNOWN } from "../inputs";
+
+/** One StorageUser as the program hands it over. */
+export interface LedgerUser {
+  /** Pulumi resource name of the StorageUser. */
+  name: string;
+  /** Resource id: the service's user Id, or `unconfirmed-…` for a create that never confirmed. */
+  id: string;
+  userName: string;
+}
+
+export type TrackedUser = Pick<LedgerUser, "id" | "userName">;
+
+export interface ForgottenUser extends TrackedUser {
+  resourceName: string;
+  /** When the ledger noticed (ISO 8601, UTC). */
+  at: string;
+  why: "replaced" | "removed";
+  /** "may exist": the create never confirmed a user, so the service may or may not have one. */
+  onService: "exists" | "may exist";
+}
+
+export interface LedgerOutputs {
+  /** Users in the stack at the last update, by resource name. */
+  current: Record<string, TrackedUser>;
+  /** Users the stack has let go of that are still (or may be) on the service, oldest first. */
+  forgotten: ForgottenUser[];
+}
+
+type Props = Record<string, unknown>;
+
+const isUnknown = (v: unknown): boolean =>
+  v === UNKNOWN || (Array.isArray(v) ? v.some(isUnknown) : typeof v === "object" && v !== null && Object.values(v).some(isUnknown));
+
+const usersOf = (p: Props): LedgerUser[] => (Array.isArray(p.users) ? (p.users as LedgerUser[]) : []);
+// Ids typed into YAML config often arrive as numbers: accept both.
+const cleanedUpOf = (p: Props): string[] => (Array.isArray(p.cleanedUp) ? p.cleanedUp.map(String) : []);
+
+export function onServiceOf(id: string): ForgottenUser["onService"] {
+  return id.startsWith("unconfirmed-") ? "may exist" : "exists";
+}
+
+/**
+ * The ledger's whole logic: who vanished between the previous state and today's users. Pure,
+ * so tests can drive it without the engine.
+ */
+export function reconcile(previous: LedgerOutputs, users: LedgerUser[], cleanedUp: string[], at: string): { outputs: LedgerOutputs; added: ForgottenUser[] } {
+  const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const current: Record<string, TrackedUser> = {};
+  for (const u of [...users].sort(byName)) current[u.name] = { id: u.id, userName: u.userName };
+  // A resource renamed with `aliases` keeps its id: it moved, it was not let go of.
+  const stillHere = new Set(users.map((u) => u.id));
+  const added: ForgottenUser[] = [];
+  const before = Object.entries(previous.current ?? {}).map(([name, u]) => ({ name, ...u })).sort(byName);
+  for (const { name, ...old } of before) {
+    const now = current[name];
+    if (stillHere.has(old.id)) continue;
+    added.push({ id: old.id, userName: old.userName, resourceName: name, at, why: now ? "replaced" : "removed", onService: onServiceOf(old.id) });
+  }
+  const done = new Set(cleanedUp);
+  const forgotten = [...(previous.forgotten ?? []), ...added].filter((f) => !done.has(f.id));
+  return { outputs: { current, forgotten }, added };
+}
+
+const isIdList = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === "string" || Number.isSafeInteger(x));
+
+export async function check(_olds: Props, news: Props): Promise<dynamic.CheckResult> {
+  const failures: dynamic.CheckFailure[] = [];
+  if (news.users !== UNKNOWN && !Array.isArray(news.users)) failures.push({ property: "users", reason: reasons.usersNotAList });
+  const seen = new Set<string>();
+  for (const [i, u] of usersOf(news).entries()) {
+    const bad = ["name", "id", "userName"].filter((k) => typeof (u as unknown as Props)?.[k] !== "string" || (u as unknown as Props)[k] === "");
+    if (bad.length > 0) failures.push({ property: `users[${i}]`, reason: reasons.ledgerEntryIncomplete(bad) });
+    else if (seen.has(u.name)) failures.push({ property: `users[${i}]`, reason: reasons.ledgerNamesShared(u.name) });
+    seen.add(u?.name);
+  }
+  if (news.cleanedUp !== undefined && news.cleanedUp !== UNKNOWN && !isIdList(news.cleanedUp)) failures.push({ property: "cleanedUp", reason: reasons.cleanedUpNotIds });
+  return { inputs: news, failures };
+}
+
+// Key order does not survive the round trip through state, so maps are compared entry by entry.
+function sameUsers(a: Record<string, TrackedUser>, b: Record<string, TrackedUser>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => b[k]?.id === a[k].id && b[k]?.userName === a[k].userName);
+}
+
+export async function diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
+  // Never a replacement: a new ledger would start with an empty list and lose the record.
+  if (isUnknown(news.users) || isUnknown(news.cleanedUp)) return { changes: true, replaces: [] };
+  const previous = olds as unknown as LedgerOutputs;
+  const next = reconcile(previous, usersOf(news), cleanedUpOf(news), "").outputs;
+  const changes = !sameUsers(next.current, previous.current ?? {}) || next.forgotten.length !== (previous.forgotten ?? []).length;
+  return { changes, replaces: [] };
+}
+
+export async function create(news: Props): Promise<dynamic.CreateResult> {
+  const { outputs } = reconcile({ current: {}, forgotten: [] }, usersOf(news), [], new Date().toISOString());
+  return { id: `ledger-${Date.now().toString(36)}`, outs: outputs };
+}
+
+export async function update(_id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
+  const { outputs, added } = reconcile(olds as unknown as LedgerOutputs, usersOf(news), cleanedUpOf(news), new Date().toISOString());
+  if (added.length > 0) console.warn(ledgerGrewWarning(added, outputs.forgotten.length));
+  return { outs: outputs };
+}
+
+/** The record ends with the ledger: print all of it so it survives in the operator's log. */
+export async function remove(id: string, props: Props): Promise<void> {
+  const { current = {}, forgotten = [] } = props as unknown as LedgerOutputs;
+  const tracked = Object.entries(current).map(([name, u]) => describeForgotten({ ...u, resourceName: name, onService: onServiceOf(u.id) }));
+  console.warn(ledgerDeletedWarning(id, forgotten, tracked));
+}

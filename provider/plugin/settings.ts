@@ -1,0 +1,95 @@
+/**
+ * The plugin's view of the configuration: what `configure` hands over from the stack, with the
+ * environment as fallback, resolved per connection into a base URL and a token.
+ */
+import { configErrors, neverShow } from "../errors";
+import { configKeys, connectionsKey, Entry, parseConnections, SettingName, settingKeys } from "../connections";
+
+let fromStack: { baseUrl?: string; accessToken?: string; connections?: Record<string, Entry>; connectionsError?: Error } | undefined;
+
+/**
+ * Called from the dynamic provider's `configure` hook. Must stay synchronous: the plugin
+ * caches the provider before awaiting configure, so a concurrent call may run right after.
+ * A malformed `storage:connections` is kept as an error for the calls that need it.
+ */
+export function configure(config: { get(key: string): string | undefined }): void {
+  let connections: Record<string, Entry> | undefined;
+  let connectionsError: Error | undefined;
+  try {
+    connections = parseConnections(config.get(connectionsKey));
+  } catch (err) {
+    connectionsError = err as Error;
+  }
+  fromStack = {
+    baseUrl: config.get(configKeys.baseUrl.key),
+    accessToken: config.get(configKeys.accessToken.key),
+    connections,
+    connectionsError,
+  };
+}
+
+function lookup(which: SettingName, connection?: string): { value?: string; source: string; key: string; env: string; path: boolean } {
+  const { key, env, path } = settingKeys(which, connection);
+  let stackValue: string | undefined;
+  if (connection === undefined) stackValue = fromStack?.[which];
+  else {
+    if (fromStack?.connectionsError) throw fromStack.connectionsError;
+    stackValue = fromStack?.connections?.[connection]?.[which];
+  }
+  if (stackValue !== undefined && stackValue !== "") return { value: stackValue, source: key, key, env, path };
+  const envValue = process.env[env];
+  if (envValue !== undefined && envValue !== "") return { value: envValue, source: env, key, env, path };
+  return { source: key, key, env, path };
+}
+
+/**
+ * The environment variable that says "the service users are recorded on now answers at this
+ * address": users whose connection points there are re-recorded on it by the next `pulumi up`.
+ */
+export const newAddressEnv = "STORAGE_SERVICE_NEW_ADDRESS";
+
+/** That address, normalized like a recorded base URL, or undefined when unset or not a URL. */
+export function declaredNewAddress(): string | undefined {
+  const raw = process.env[newAddressEnv];
+  if (!raw) return undefined;
+  try {
+    return parseBaseUrl(raw, newAddressEnv).href;
+  } catch {
+    return undefined;
+  }
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** The base URL, or an error naming the key and the fix. Never needs the token. */
+export function resolveBaseUrl(connection?: string): URL {
+  const { value, source, key, env, path } = lookup("baseUrl", connection);
+  if (value === undefined) throw configErrors.missing("address", connection, key, env, path);
+  return parseBaseUrl(value, source);
+}
+
+export function parseBaseUrl(raw: string, source: string = configKeys.baseUrl.key): URL {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw configErrors.notAbsoluteUrl(source, raw);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw configErrors.notHttp(source, url.protocol);
+  if (url.protocol === "http:" && !LOOPBACK.test(url.hostname)) throw configErrors.plainHttp(source, url.hostname);
+  if (url.username || url.password) throw configErrors.userInfo(source);
+  if (url.search || url.hash) throw configErrors.queryOrFragment(source);
+  return url;
+}
+
+export function resolveAccessToken(connection?: string): string {
+  const { value, source, key, env, path } = lookup("accessToken", connection);
+  if (value === undefined) throw configErrors.missing("access token", connection, key, env, path);
+  neverShow(value);
+  if (/[\r\n\0]/.test(value) || value.trim() !== value) throw configErrors.tokenWhitespace(source);
+  return value;
+}
+
+export function resolveSettings(connection?: string): { baseUrl: URL; accessToken: string } {
+  return { baseUrl: resolveBaseUrl(connection), accessToken: resolveAccessToken(connection) };
+}

@@ -1,0 +1,144 @@
+/**
+ * The StorageUser provider's behaviour, run by the dynamic-provider plugin through the frozen
+ * entry module provider/runtime.ts. The API can only create: see README "Lifecycle".
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { defaults } from "../defaults";
+import { connectionChangedWarning, connectionLabel, FailureRecord, leftStackWarning, outcomeUnknown, RecordedFailureError, repeatedFailure } from "../errors";
+import { replaceWarning, responseUnusable, serviceMovedWarning, serviceReaddressedWarning, serviceRecordedWarning } from "../errors";
+import { UNKNOWN, validateInputs } from "../inputs";
+import { toOutputs, UserInputs, withDefaults } from "../wire";
+import { warnAbout } from "./engine-log";
+import { createUser } from "./http/create-user";
+import { configure as configureSettings, declaredNewAddress, resolveBaseUrl, resolveSettings } from "./settings";
+
+type Props = Record<string, unknown> & { __provider?: string; __failure?: FailureRecord };
+
+export function configure(req: dynamic.ConfigureRequest): void {
+  configureSettings(req.config);
+}
+
+export async function check(_olds: Props, news: Props): Promise<dynamic.CheckResult> {
+  const failures = validateInputs(news);
+  const connection = news.connection;
+  if (connection !== UNKNOWN && !failures.some((f) => f.property === "connection")) {
+    try {
+      resolveBaseUrl(connection as string | undefined);
+    } catch (err) {
+      failures.push({ property: connection === undefined ? "storage:baseUrl" : "connection", reason: (err as Error).message });
+    }
+  }
+  return { inputs: withDefaults(news), failures };
+}
+
+const replaceable = ["userName", "persistPassword"] as const;
+
+/** The base URL a connection points at now, or undefined when unknown or not configured. */
+function currentService(connection: unknown): string | undefined {
+  if (connection === UNKNOWN) return undefined;
+  try {
+    return resolveBaseUrl(connection as string | undefined).href;
+  } catch {
+    return undefined;
+  }
+}
+
+const refOf = (id: string, props: Props) => ({
+  id,
+  userName: String(props.userName),
+  service: typeof props.baseUrl === "string" ? props.baseUrl : undefined,
+});
+
+export async function diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
+  const [before, after] = [withDefaults(olds), withDefaults(news)];
+  // There is no update call: any change of what was sent means a new user.
+  const replaces = replaceable.filter((k) => news[k] === UNKNOWN || before[k] !== after[k]);
+  const user = refOf(id, olds);
+  const now = currentService(news.connection);
+  const label = connectionLabel(news.connection as string | undefined);
+  const oldConnection = typeof olds.connection === "string" ? olds.connection : undefined;
+  const renamed = news.connection === UNKNOWN || oldConnection !== (news.connection ?? undefined);
+  const moved = user.service !== undefined && now !== undefined && now !== user.service;
+  const readdressed = moved && now === declaredNewAddress();
+  // Said here because preview runs diff: a replace leaves the old user on the service, and a
+  // user whose connection now points elsewhere stays where it is. Both are printed at preview.
+  // Shown under the resource (its URN comes as the __urn input) where the engine allows.
+  if (replaces.length > 0) await warnAbout(news.__urn, replaceWarning(user, now));
+  else if (readdressed) await warnAbout(news.__urn, serviceReaddressedWarning({ ...user, service: user.service! }, label, now!));
+  else if (moved && renamed) await warnAbout(news.__urn, connectionChangedWarning({ ...user, service: user.service! }, connectionLabel(oldConnection), label, now!));
+  else if (moved) await warnAbout(news.__urn, serviceMovedWarning({ ...user, service: user.service! }, label, now!));
+  // A recorded failure always differs, so every up reaches update and repeats the guidance,
+  // even after `pulumi refresh` has cleared the engine's own init-error mark.
+  if (replaces.length > 0 || olds.__failure !== undefined || readdressed) return { changes: true, replaces, deleteBeforeReplace: false };
+  // Only the connection's name changed: "unknown" lets the engine diff the inputs itself, so it
+  // sees `connection` changed and honours replaceOnChanges: ["connection"]; otherwise it runs
+  // update, which records the new name and calls no API.
+  if (renamed) return { replaces: [], deleteBeforeReplace: false };
+  return { changes: false, replaces: [], deleteBeforeReplace: false };
+}
+
+/**
+ * Throws the failure with the properties the engine records (Pulumi's partial-failure path):
+ * inputs, __provider, no credentials, so a user that may exist is never forgotten by the stack.
+ */
+function record(inputs: UserInputs & Props, baseUrl: string, failure: Omit<FailureRecord, "at">, id: string, userId?: number, cause?: unknown): never {
+  const __failure: FailureRecord = { ...failure, at: new Date().toISOString() };
+  throw new RecordedFailureError(failure.code, failure.what, failure.todo, id, {
+    userName: inputs.userName,
+    persistPassword: inputs.persistPassword,
+    ...(inputs.connection === undefined ? {} : { connection: inputs.connection }),
+    baseUrl,
+    __provider: inputs.__provider,
+    ...(userId === undefined ? {} : { userId }),
+    __failure,
+  }, cause);
+}
+
+export async function create(raw: Props): Promise<dynamic.CreateResult> {
+  const inputs = withDefaults(raw as unknown as UserInputs & Props);
+  const settings = resolveSettings(inputs.connection);
+  const deadline = Date.now() + (inputs.__createTimeoutMs ?? defaults.createTimeoutMs);
+  const outcome = await createUser({ ...settings, userName: inputs.userName, persistPassword: inputs.persistPassword, deadline });
+  const baseUrl = settings.baseUrl;
+  if (outcome.kind === "created") return { id: String(outcome.user.userId), outs: toOutputs(inputs, outcome.user, baseUrl.href) };
+  if (outcome.kind === "unusable" && outcome.userId !== undefined) {
+    record(inputs, baseUrl.href, responseUnusable(outcome.userId, inputs.userName, outcome.problems), String(outcome.userId), outcome.userId);
+  }
+  const cause = outcome.kind === "unknown" ? outcome.cause : undefined;
+  record(inputs, baseUrl.href, outcomeUnknown(inputs.userName, outcome), `unconfirmed-${Date.now().toString(36)}`, undefined, cause);
+}
+
+/**
+ * Reached for resources whose create failed after possibly creating a user (the engine retries
+ * an update on them), and when only the connection's name changed: no API call, the user stays
+ * on the service it was created on (diff warns if the new connection points elsewhere).
+ */
+export async function update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
+  if (olds.__failure) throw repeatedFailure(id, olds.__failure, { ...olds, __provider: news.__provider });
+  const { __provider: _p, connection: _c, ...outs } = olds;
+  const now = currentService(news.connection);
+  // Re-recorded only when STORAGE_SERVICE_NEW_ADDRESS names the new address (see diff).
+  if (now !== undefined && typeof olds.baseUrl === "string" && now === declaredNewAddress()) outs.baseUrl = now;
+  return { outs: typeof news.connection === "string" ? { ...outs, connection: news.connection } : outs };
+}
+
+/**
+ * `pulumi refresh`. The API has no read call, so everything recorded is kept. The one addition:
+ * a user from state written by 0.1.x has no recorded service; it gets the address its
+ * connection had at the last `pulumi up` (refresh configures the provider from state, not from
+ * today's config), with a warning. A recorded address is never changed here.
+ */
+export async function read(id: string, props: Props): Promise<dynamic.ReadResult> {
+  const { __provider: _p, ...outs } = props;
+  if (props.__failure || typeof props.baseUrl === "string") return { id, props: outs };
+  const connection = typeof props.connection === "string" ? props.connection : undefined;
+  const now = currentService(connection);
+  if (now === undefined) return { id, props: outs };
+  console.warn(serviceRecordedWarning(refOf(id, props), connectionLabel(connection), now));
+  return { id, props: { ...outs, baseUrl: now } };
+}
+
+/** The API has no delete call: the user stays on the service; say so, loudly and by name. */
+export async function remove(id: string, props: Props): Promise<void> {
+  console.warn(leftStackWarning(id, String(props.userName), !!props.__failure, props.userId));
+}
