@@ -44,8 +44,8 @@ export function packageManagerBinDir(pm: "pnpm" | "yarn"): string {
   return dir;
 }
 
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+function onPath(name: string, searchPath: string): string | undefined {
+  for (const dir of searchPath.split(path.delimiter)) {
     if (dir && fs.existsSync(path.join(dir, name))) return path.join(dir, name);
   }
   return undefined;
@@ -75,28 +75,33 @@ export function locateCli(): string {
     .split("\n")
     .pop()!;
   const dir = path.join(cacheDir, "bin", createHash("sha256").update(repoRoot).digest("hex").slice(0, 12));
+  layOutInstall(dir, path.join(built, "pulumi"), process.env.PATH ?? "");
+  return (cliDir = dir);
+}
+
+/** Fills `dir` as above from the `pulumi` binary at `cli`; `searchPath` is where a real host is looked for. */
+export function layOutInstall(dir: string, cli: string, searchPath: string): void {
   fs.mkdirSync(dir, { recursive: true });
-  const cli = path.join(dir, "pulumi");
-  if (!fs.existsSync(cli) || fs.statSync(cli).ino !== fs.statSync(path.join(built, "pulumi")).ino) {
-    writeAtomically(cli, (tmp) => {
+  const linked = path.join(dir, "pulumi");
+  if (!fs.existsSync(linked) || fs.statSync(linked).ino !== fs.statSync(cli).ino) {
+    writeAtomically(linked, (tmp) => {
       try {
-        fs.linkSync(path.join(built, "pulumi"), tmp);
+        fs.linkSync(cli, tmp);
       } catch {
-        fs.copyFileSync(path.join(built, "pulumi"), tmp);
+        fs.copyFileSync(cli, tmp);
       }
     });
   }
   const sdk = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [repoRoot] }));
   writeAtomically(path.join(dir, "pulumi-resource-pulumi-nodejs"), (tmp) => fs.copyFileSync(path.join(sdk, "pulumi-resource-pulumi-nodejs"), tmp), 0o755);
   const host = path.join(dir, "pulumi-language-nodejs");
-  const realHost = onPath("pulumi-language-nodejs");
+  const realHost = onPath("pulumi-language-nodejs", searchPath);
   if (realHost && path.dirname(realHost) !== dir) {
     fs.rmSync(host, { force: true });
   } else {
     const main = path.join(repoRoot, "dist", "tools", "language-host", "main.js");
     writeAtomically(host, (tmp) => fs.writeFileSync(tmp, `#!/bin/sh\n# pulumi-storage-user's language host (tools/language-host), for ${repoRoot}\nexec node ${JSON.stringify(main)} "$@"\n`), 0o755);
   }
-  return (cliDir = dir);
 }
 
 /** PATH as a user's shell has it: the Pulumi install, one Node.js, then the rest. */

@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { locateCli, repoRoot, TestStack } from "../scripts/stack";
-import { nodeBinDir, pins } from "../scripts/toolchain";
+import { layOutInstall, nodeBinDir, pins } from "../scripts/toolchain";
 import { configJson, splitArgs } from "../tools/language-host/runtime";
 
 const programDir = path.join(repoRoot, "test", "programs", "host-probe");
@@ -128,6 +128,21 @@ describe("the other RPCs the CLI calls", () => {
   test("the host is the repo's stand-in unless a real one is on PATH", () => {
     const host = fs.readFileSync(path.join(locateCli(), "pulumi-language-nodejs"), "utf8");
     expect(host).toContain(path.join(repoRoot, "dist", "tools", "language-host", "main.js"));
+    // The same layout made in a scratch directory, once with a real host on PATH, once without.
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "psu-layout-"));
+    try {
+      fs.writeFileSync(path.join(tmp, "pulumi"), "");
+      const real = path.join(tmp, "real-bin");
+      fs.mkdirSync(real);
+      fs.writeFileSync(path.join(real, "pulumi-language-nodejs"), "#!/bin/sh\n", { mode: 0o755 });
+      layOutInstall(path.join(tmp, "a"), path.join(tmp, "pulumi"), real);
+      expect(fs.existsSync(path.join(tmp, "a", "pulumi-language-nodejs"))).toBe(false);
+      expect(fs.existsSync(path.join(tmp, "a", "pulumi-resource-pulumi-nodejs"))).toBe(true);
+      layOutInstall(path.join(tmp, "b"), path.join(tmp, "pulumi"), "/usr/bin");
+      expect(fs.readFileSync(path.join(tmp, "b", "pulumi-language-nodejs"), "utf8")).toContain("language-host/main.js");
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
 
