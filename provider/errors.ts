@@ -182,7 +182,7 @@ export function replaceWarning(u: UserRef, newService: string | undefined): stri
   return (
     `warning: StorageUser '${u.userName}' (id ${u.id}, on ${serviceOf(u)}) is to be replaced: the new user is created first${target}, ` +
     `then this one leaves the stack but stays on the service, which has no delete call: delete user ${u.id} there afterwards ` +
-    "(a StorageUserLedger lists it until you do)"
+    "(a StorageUserLedger, if the program has one, lists it until you do)"
   );
 }
 
@@ -192,7 +192,7 @@ export function serviceMovedWarning(u: UserRef & { service: string }, connection
     `warning: StorageUser '${u.userName}' (id ${u.id}) lives on ${u.service}, but ${connection} now points at ${now}: ` +
     `nothing is created, moved or forgotten; the user stays recorded on ${u.service}. ` +
     `If ${now} is the same service under a new address, run \`STORAGE_SERVICE_NEW_ADDRESS=${now} pulumi up\` to record it; ` +
-    `to create a new user on ${now} instead, run \`pulumi up --replace <urn>\` (user ${u.id} then stays on ${u.service}, named in a warning and the ledger); ` +
+    `to create a new user on ${now} instead, run \`pulumi up --replace <urn>\` (user ${u.id} then stays on ${u.service}, named in a warning and in a StorageUserLedger if the program has one); ` +
     "otherwise point the connection back"
   );
 }

@@ -7,14 +7,25 @@ import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { startApiServer } from "./api-server";
 
+const USAGE = `usage: npm run api -- [--port N] [--latency MS] [--rate PER_SECOND]
+  --port N            listen on 127.0.0.1:N (default 0: any free port)
+  --latency MS        answer each create after MS milliseconds (default 0)
+  --rate PER_SECOND   answer 429 beyond that many creates per second
+The token is STORAGE_ACCESS_TOKEN, or one is generated and printed.`;
+
 async function main() {
   const { values } = parseArgs({
     options: {
       port: { type: "string", default: "0" },
       latency: { type: "string", default: "0" },
       rate: { type: "string" },
+      help: { type: "boolean", short: "h" },
     },
   });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   const given = process.env.STORAGE_ACCESS_TOKEN;
   const token = given || randomBytes(24).toString("base64url");
   const server = await startApiServer({
@@ -31,6 +42,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err);
+  console.error(`${err instanceof Error ? err.message : err}\n${USAGE}`);
   process.exit(1);
 });

@@ -119,6 +119,18 @@ describe("retries only what created nothing", () => {
     expect(err.code).toBe("UNREACHABLE");
     expect(err.message).toContain("ECONNREFUSED");
     expect(err.message).toContain("after 4 attempt(s)");
+    expect(err.message).toContain("storage:baseUrl is right");
+  });
+
+  test("connection refused on a named connection: the hint names that connection's key", async () => {
+    const closed = await startApiServer({ token });
+    const url = closed.url;
+    await closed.close();
+    useConfig({ "storage:connections": JSON.stringify({ eu: { baseUrl: url, accessToken: token } }) });
+    const err = await failure(runtime.create(inputs({ userName: fresh(), connection: "eu" })));
+    expect(err.code).toBe("UNREACHABLE");
+    expect(err.message).toContain("storage:connections.eu.baseUrl is right");
+    expect(err.message).not.toContain("storage:baseUrl");
   });
 });
 
@@ -281,7 +293,7 @@ describe("configuration", () => {
     useConfig({ "storage:baseUrl": baseUrl });
     const { failures } = await runtime.check({}, inputs());
     expect(failures).toHaveLength(1);
-    expect(failures![0].property).toBe("storage:baseUrl");
+    expect(failures![0].property, "not an input of the resource: no property").toBe("");
     expect(failures![0].reason).toContain(why);
   });
 

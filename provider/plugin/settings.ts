@@ -90,6 +90,11 @@ export function resolveAccessToken(connection?: string): string {
   return value;
 }
 
-export function resolveSettings(connection?: string): { baseUrl: URL; accessToken: string } {
-  return { baseUrl: resolveBaseUrl(connection), accessToken: resolveAccessToken(connection) };
+/** The config key or environment variable the connection's base URL was read from. */
+export function baseUrlSource(connection?: string): string {
+  return lookup("baseUrl", connection).source;
+}
+
+export function resolveSettings(connection?: string): { baseUrl: URL; accessToken: string; baseUrlSource: string } {
+  return { baseUrl: resolveBaseUrl(connection), accessToken: resolveAccessToken(connection), baseUrlSource: baseUrlSource(connection) };
 }

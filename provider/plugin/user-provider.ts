@@ -25,7 +25,8 @@ export async function check(_olds: Props, news: Props): Promise<dynamic.CheckRes
     try {
       resolveBaseUrl(connection as string | undefined);
     } catch (err) {
-      failures.push({ property: connection === undefined ? "storage:baseUrl" : "connection", reason: (err as Error).message });
+      // Not an input of the resource: an empty property, or the engine prints "value {<nil>}".
+      failures.push({ property: connection === undefined ? "" : "connection", reason: (err as Error).message });
     }
   }
   return { inputs: withDefaults(news), failures };

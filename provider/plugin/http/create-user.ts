@@ -13,6 +13,8 @@ import { post, Request } from "./transport";
 export interface CreateUserRequest {
   baseUrl: URL;
   accessToken: string;
+  /** Where baseUrl came from (a config key or an environment variable), for the hints in errors. */
+  baseUrlSource?: string;
   userName: string;
   persistPassword: boolean;
   /** Absolute time (ms since epoch) after which no new attempt starts and waiting stops. */
@@ -21,22 +23,23 @@ export interface CreateUserRequest {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-async function attempt(request: Request, deadline: number, userName: string): Promise<Verdict> {
+async function attempt(request: Request, deadline: number, userName: string, source: string): Promise<Verdict> {
   let res: Awaited<ReturnType<typeof post>>;
   try {
     res = await post(request, deadline);
   } catch (err) {
-    return judgeError(err, request.url);
+    return judgeError(err, request.url, source);
   }
   return judgeResponse(res, request.url, userName);
 }
 
 export async function createUser(req: CreateUserRequest, policy: RetryPolicy = defaultRetryPolicy): Promise<CreateOutcome> {
   const request = createRequest(req.baseUrl, req.accessToken, req);
+  const source = req.baseUrlSource ?? "storage:baseUrl";
   let redirects = 0;
   let attempts = 1;
   for (;;) {
-    const verdict = await attempt(request, req.deadline, req.userName);
+    const verdict = await attempt(request, req.deadline, req.userName, source);
     if (verdict.kind === "done") return verdict.outcome;
     if (verdict.kind === "redirect") {
       request.url = redirectTarget(verdict.status, verdict.location, request.url, ++redirects); // a hop is not an attempt
@@ -45,7 +48,7 @@ export async function createUser(req: CreateUserRequest, policy: RetryPolicy = d
     const delay = nextDelay(attempts, verdict.outcome, verdict.retryAfter, policy);
     if (delay === "stop" || Date.now() + delay >= req.deadline) {
       if (verdict.outcome === "unsent") {
-        throw new UnreachableError(shownUrl(request.url), `${verdict.last}, after ${attempts} attempt(s)`, "check that the API is up and storage:baseUrl is right");
+        throw new UnreachableError(shownUrl(request.url), `${verdict.last}, after ${attempts} attempt(s)`, `check that the API is up and ${source} is right`);
       }
       throw new RetriesExhaustedError(attempts, verdict.last);
     }

@@ -22,11 +22,11 @@ const TLS_CODE = /CERT|SELF_SIGNED|TLS|SSL|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER
 export const shownUrl = (url: URL) => `${url.origin}${url.pathname}`;
 
 /** The request failed without an answer: never sent (DNS, TLS, refused) or sent with no verdict. */
-export function judgeError(err: unknown, url: URL): Verdict {
+export function judgeError(err: unknown, url: URL, source = "storage:baseUrl"): Verdict {
   const code = errorCode(err);
-  if (code === "ENOTFOUND") throw new UnreachableError(shownUrl(url), describe(err), "check the host name in storage:baseUrl", err);
+  if (code === "ENOTFOUND") throw new UnreachableError(shownUrl(url), describe(err), `check the host name in ${source}`, err);
   if (TLS_CODE.test(code)) {
-    const todo = "if the API uses a private CA, point NODE_EXTRA_CA_CERTS at its certificate; otherwise check storage:baseUrl";
+    const todo = `if the API uses a private CA, point NODE_EXTRA_CA_CERTS at its certificate; otherwise check ${source}`;
     throw new UnreachableError(shownUrl(url), `TLS handshake failed: ${describe(err)}`, todo, err);
   }
   if (!NOT_SENT_RETRYABLE.has(code)) return { kind: "done", outcome: { kind: "unknown", detail: describe(err), cause: err } };
