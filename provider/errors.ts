@@ -215,17 +215,25 @@ export function serviceReaddressedWarning(u: UserRef & { service: string }, conn
   );
 }
 
+/** diff: state written by 0.1.x is rewritten in today's shape by the next up. */
+export function upgradeWarning(u: UserRef): string {
+  return (
+    `warning: StorageUser '${u.userName}' (id ${u.id}) was recorded by pulumi-storage-user 0.1.x: this up rewrites its state in the 0.2 shape ` +
+    "(an update with no API call; the user and its credentials stay as they are)"
+  );
+}
+
 /** read (pulumi refresh): a user from state written by 0.1.x gets its service recorded. */
 export function serviceRecordedWarning(u: UserRef, connection: string, now: string): string {
   return `warning: StorageUser '${u.userName}' (id ${u.id}) had no recorded service (created by 0.1.x): recorded as ${now}, where ${connection} pointed at the last pulumi up`;
 }
 
 /** plugin remove: the user leaves the stack, not the service (the API has no delete call). */
-export function leftStackWarning(id: string, userName: string, failed: boolean, userId: unknown): string {
+export function leftStackWarning(id: string, userName: string, failed: boolean): string {
   const who = `'${userName}'`;
   const message = !failed
     ? `StorageUser ${who} (id ${id}) left the stack but still exists on the storage service, which has no delete call: delete user ${id} there if it is no longer needed`
-    : userId !== undefined
+    : !id.startsWith("unconfirmed-")
       ? `StorageUser ${who} (id ${id}) left the stack; its create answer was unusable, and user ${id} still exists on the storage service: delete it there`
       : `StorageUser ${who} (${id}) left the stack; its create did not finish cleanly, so a user ${who} may exist on the storage service: check and delete it there`;
   return `warning: ${message}`;

@@ -8,7 +8,7 @@ export { UnauthorizedError, EndpointNotFoundError, NameTakenError, RejectedError
 export { RetriesExhaustedError, RecordedFailureError, ImportUnsupportedError, redact } from "./errors";
 export { replaceWarning, serviceMovedWarning, connectionChangedWarning, serviceReaddressedWarning, serviceRecordedWarning } from "./errors";
 export type { StorageUserErrorCode, UserRef } from "./errors";
-export type { CreatedUser, Credentials, FtpConnection, S3Connection, StorageUserOutputs, SwiftConnection, Task } from "./wire";
+export type { Account, CreatedUser, Credentials, FtpConnection, S3Connection, Secrets, StorageUserOutputs, SwiftConnection, Task } from "./wire";
 export { envOf, ftpUrlOf } from "./program/app-config";
 export { StorageUserLedger, StorageUserLedgerArgs, LedgerEntry } from "./program/ledger";
 /** For programs that read StorageUser outputs through a StackReference without a StorageUser: see README "Debug output". */

@@ -65,42 +65,78 @@ export interface Credentials {
 export interface CreatedUser extends Credentials {
   userId: number;
   state: string;
-  /** Id of the StorageUserCreate task; absent when the answer listed no such task. */
-  creationTaskId?: number;
   tasks: Task[];
 }
 
+/** Where a user lives and what the service said about it: plain, stored once. */
+export interface Account {
+  /** The service the user was created on (its connection's base URL then). Absent in state written by 0.1.x until a refresh. */
+  baseUrl?: string;
+  state: string;
+  tasks: Task[];
+  swiftEndpoint: string;
+  s3Endpoint: string;
+  ftpHostName: string;
+}
+
+/** The credentials without their endpoints: the one secret output in state. */
+export type Secrets = Pick<Credentials, "name" | "password"> & {
+  swift: Omit<SwiftConnection, "endpoint">;
+  s3: Omit<S3Connection, "endpoint">;
+  ftp: Omit<FtpConnection, "hostName">;
+};
+
 /**
- * Outputs as stored in state. All credentials sit in the one secret `credentials` (marked by
- * the resource's additionalSecretOutputs); the program derives name, password, swift, s3, ftp,
- * env and ftpUrl from it.
+ * Outputs as stored in state from 0.2.0: the inputs, one plain `account` and one secret
+ * `secrets` (marked by the resource's additionalSecretOutputs). The user's Id is the resource
+ * id; everything else the resource offers is derived from these in the program.
  */
-export type StorageUserOutputs = Pick<UserInputs, "userName" | "persistPassword" | "connection"> &
-  Pick<CreatedUser, "userId" | "state" | "creationTaskId" | "tasks"> & {
-    swiftEndpoint: string;
-    s3Endpoint: string;
-    ftpHostName: string;
-    /** The service the user was created on (its connection's base URL then). Absent in state written by 0.1.x. */
-    baseUrl: string;
-    credentials: Credentials;
-  };
+export type StorageUserOutputs = Pick<UserInputs, "userName" | "persistPassword" | "connection"> & { account: Account; secrets: Secrets };
 
 export function toOutputs(inputs: UserInputs, user: CreatedUser, baseUrl: string): StorageUserOutputs {
-  const { name, password, swift, s3, ftp } = user;
+  const { endpoint: swiftEndpoint, ...swift } = user.swift;
+  const { endpoint: s3Endpoint, ...s3 } = user.s3;
+  const { hostName: ftpHostName, ...ftp } = user.ftp;
   return {
     userName: inputs.userName,
     persistPassword: inputs.persistPassword,
     ...(inputs.connection === undefined ? {} : { connection: inputs.connection }),
-    userId: user.userId,
-    state: user.state,
-    ...(user.creationTaskId === undefined ? {} : { creationTaskId: user.creationTaskId }),
-    tasks: user.tasks,
-    swiftEndpoint: swift.endpoint,
-    s3Endpoint: s3.endpoint,
-    ftpHostName: ftp.hostName,
-    baseUrl,
-    credentials: { name, password, swift, s3, ftp },
+    account: { baseUrl, state: user.state, tasks: user.tasks, swiftEndpoint, s3Endpoint, ftpHostName },
+    secrets: { name: user.name, password: user.password, swift, s3, ftp },
   };
+}
+
+/** The credentials with their endpoints, as the program offers them. */
+export function credentialsOf(account: Account, secrets: Secrets): Credentials {
+  return {
+    name: secrets.name,
+    password: secrets.password,
+    swift: { endpoint: account.swiftEndpoint, ...secrets.swift },
+    s3: { endpoint: account.s3Endpoint, ...secrets.s3 },
+    ftp: { hostName: account.ftpHostName, ...secrets.ftp },
+  };
+}
+
+/** The StorageUserCreate task's Id, if the answer listed one. */
+export const creationTaskIdOf = (tasks: Task[]): number | undefined => tasks.find((t) => t.type === "StorageUserCreate")?.id;
+
+/** Outputs of a created user as 0.1.x stored them (recorded failures never had credentials). */
+export const needsUpgrade = (olds: Record<string, unknown>): boolean =>
+  olds.account === undefined && typeof olds.credentials === "object" && olds.credentials !== null;
+
+/**
+ * Outputs as 0.1.x stored them (flat, the endpoints twice, `credentials` as the secret) in
+ * today's shape; anything else unchanged. Pure: the values are the same, only where they sit.
+ */
+export function upgradeOutputs<T extends Record<string, unknown>>(olds: T): T {
+  if (!needsUpgrade(olds)) return olds;
+  const { userId: _i, creationTaskId: _c, state, tasks, swiftEndpoint, s3Endpoint, ftpHostName, baseUrl, credentials, ...rest } = olds;
+  const c = credentials as Credentials;
+  const { endpoint: _s, ...swift } = c.swift;
+  const { endpoint: _3, ...s3 } = c.s3;
+  const { hostName: _h, ...ftp } = c.ftp;
+  const account = { ...(baseUrl === undefined ? {} : { baseUrl }), state, tasks, swiftEndpoint, s3Endpoint, ftpHostName };
+  return { ...rest, account, secrets: { name: c.name, password: c.password, swift, s3, ftp } } as unknown as T;
 }
 
 /**
@@ -209,8 +245,5 @@ export function parseCreatedUser(body: unknown): { ok: true; user: CreatedUser }
       startDate: str(t, "StartDate", `${at}.StartDate`),
     });
   });
-  const creation = user.tasks.find((t) => t.type === "StorageUserCreate");
-  if (creation) user.creationTaskId = creation.id;
-
   return problems.length === 0 ? { ok: true, user } : { ok: false, problems, userId };
 }

@@ -3,6 +3,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { RecordedFailureError, StorageUserError } from "../provider/errors";
 import * as runtime from "../provider/runtime";
+import { creationTaskIdOf, credentialsOf } from "../provider/wire";
 import { configure } from "../provider/plugin/settings";
 import { ApiServer, startApiServer } from "../server/api-server";
 
@@ -40,26 +41,35 @@ describe("create on success", () => {
     const u = api.users.find((x) => x.Name === userName)!;
     expect(res.id).toBe(String(u.Id));
     const outs = res.outs as runtime.StorageUserOutputs;
+    // Each value once (the Id is the resource id); the secret holds only secrets.
     expect(outs).toEqual({
       userName,
       persistPassword: false,
-      userId: u.Id,
-      state: "New",
-      creationTaskId: u.Tasks[0].Id,
-      tasks: [{ id: u.Tasks[0].Id, progressPercent: 0, type: "StorageUserCreate", state: "New", startDate: u.Tasks[0].StartDate }],
-      swiftEndpoint: u.SwiftApiConnection.Endpoint,
-      s3Endpoint: u.S3Connection.Endpoint,
-      ftpHostName: u.FtpConnection.HostName,
-      baseUrl: new URL(api.url).href, // where the user lives (README "Where a user lives")
-      credentials: {
+      account: {
+        baseUrl: new URL(api.url).href, // where the user lives (README "Where a user lives")
+        state: "New",
+        tasks: [{ id: u.Tasks[0].Id, progressPercent: 0, type: "StorageUserCreate", state: "New", startDate: u.Tasks[0].StartDate }],
+        swiftEndpoint: u.SwiftApiConnection.Endpoint,
+        s3Endpoint: u.S3Connection.Endpoint,
+        ftpHostName: u.FtpConnection.HostName,
+      },
+      secrets: {
         name: userName,
         password: u.Password,
-        swift: { endpoint: u.SwiftApiConnection.Endpoint, tenantId: u.SwiftApiConnection.TenantId, accessKey: u.SwiftApiConnection.AccessKey, password: u.SwiftApiConnection.Password },
-        s3: { endpoint: u.S3Connection.Endpoint, accessKey: u.S3Connection.AccessKey, secretKey: u.S3Connection.SecretKey },
-        ftp: { hostName: u.FtpConnection.HostName, login: u.FtpConnection.Login, password: u.FtpConnection.Password },
+        swift: { tenantId: u.SwiftApiConnection.TenantId, accessKey: u.SwiftApiConnection.AccessKey, password: u.SwiftApiConnection.Password },
+        s3: { accessKey: u.S3Connection.AccessKey, secretKey: u.S3Connection.SecretKey },
+        ftp: { login: u.FtpConnection.Login, password: u.FtpConnection.Password },
       },
     });
     expect(JSON.parse(JSON.stringify(outs))).toEqual(outs); // plain JSON only: the plugin rejects anything else
+    // What the program offers as `credentials`: the endpoints put back.
+    expect(credentialsOf(outs.account, outs.secrets)).toEqual({
+      name: userName,
+      password: u.Password,
+      swift: { endpoint: u.SwiftApiConnection.Endpoint, tenantId: u.SwiftApiConnection.TenantId, accessKey: u.SwiftApiConnection.AccessKey, password: u.SwiftApiConnection.Password },
+      s3: { endpoint: u.S3Connection.Endpoint, accessKey: u.S3Connection.AccessKey, secretKey: u.S3Connection.SecretKey },
+      ftp: { hostName: u.FtpConnection.HostName, login: u.FtpConnection.Login, password: u.FtpConnection.Password },
+    });
   });
 
   test("persistPassword true is sent as 1", async () => {
@@ -74,7 +84,7 @@ describe("create on success", () => {
     const res = await runtime.create(inputs({ userName }));
     const u = api.users.find((x) => x.Name === userName)!;
     expect(res.id).toBe(String(u.Id));
-    expect((res.outs as runtime.StorageUserOutputs).creationTaskId).toBe(u.Tasks[0].Id);
+    expect(creationTaskIdOf((res.outs as runtime.StorageUserOutputs).account.tasks)).toBe(u.Tasks[0].Id);
   });
 });
 
@@ -184,7 +194,8 @@ describe("created but unusable: recorded under the real Id", () => {
     expect(err.code).toBe("RESPONSE_UNUSABLE");
     expect(err.message).toContain(problem);
     expect(err.id).toBe(String(u.Id));
-    expect(err.properties).toMatchObject({ userId: u.Id, userName, __provider: PROVIDER });
+    expect(err.properties).toMatchObject({ userName, __provider: PROVIDER }); // the user's Id is the id
+    expect(err.properties).not.toHaveProperty("userId");
     expect(JSON.stringify(err.properties)).not.toContain(u.Password);
     expect(err.properties).not.toHaveProperty("credentials");
   });
@@ -201,8 +212,9 @@ describe("created but unusable: recorded under the real Id", () => {
     expect(err.id).toBe("unconfirmed-1");
     expect(err.properties.__provider).toBe("new");
     expect(err.message).toBe("[OUTCOME_UNKNOWN] the answer was lost (recorded 2026-01-01T00:00:00Z; Pulumi will not create it again on its own): check the service");
-    const clean = await runtime.update("7", { userName: "x", userId: 7, __provider: "old" }, { userName: "x", __provider: "new" });
-    expect(clean.outs).toEqual({ userName: "x", userId: 7 });
+    const account = { state: "New", tasks: [] };
+    const clean = await runtime.update("7", { userName: "x", account, __provider: "old" }, { userName: "x", __provider: "new" });
+    expect(clean.outs).toEqual({ userName: "x", account });
     expect(api.createAttempts).toBe(before);
   });
 });
@@ -315,6 +327,27 @@ describe("diff", () => {
     ["userName unknown during preview", { userName: "04da6b54-80e4-46f7-96ec-b56ff0331ba9", __provider: "v1" }, ["userName"]],
   ])("%s", async (_what, news, replaces) => {
     expect(await runtime.diff("1", old, news)).toEqual({ changes: replaces.length > 0, replaces, deleteBeforeReplace: false });
+  });
+
+  test("state written by 0.1.x is a change (no replace), and update rewrites it in today's shape without a request", async () => {
+    const before = api.createAttempts;
+    const swift = { endpoint: "https://swift.test/v1", tenantId: "t", accessKey: "sa", password: "sp" };
+    const s3 = { endpoint: "https://s3.test", accessKey: "a", secretKey: "s" };
+    const ftp = { hostName: "ftp.test", login: "l", password: "fp" };
+    const tasks = [{ id: 5, progressPercent: 0, type: "StorageUserCreate", state: "New", startDate: "2026-01-01T00:00:00" }];
+    const v01 = { userName: "a", persistPassword: false, userId: 1, state: "New", creationTaskId: 5, tasks, swiftEndpoint: swift.endpoint, s3Endpoint: s3.endpoint, ftpHostName: ftp.hostName, credentials: { name: "a", password: "p", swift, s3, ftp }, __provider: "v1" };
+    const news = { userName: "a", persistPassword: false, __provider: "v2" };
+    expect(await runtime.diff("1", v01, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    const { outs } = await runtime.update("1", v01, news);
+    expect(outs).toEqual({
+      userName: "a",
+      persistPassword: false,
+      account: { state: "New", tasks, swiftEndpoint: swift.endpoint, s3Endpoint: s3.endpoint, ftpHostName: ftp.hostName },
+      secrets: { name: "a", password: "p", swift: { tenantId: "t", accessKey: "sa", password: "sp" }, s3: { accessKey: "a", secretKey: "s" }, ftp: { login: "l", password: "fp" } },
+    });
+    expect(credentialsOf(outs.account, outs.secrets)).toEqual(v01.credentials); // nothing lost
+    expect(await runtime.diff("1", { ...outs, __provider: "v2" }, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(api.createAttempts).toBe(before);
   });
 
   test("a recorded failure always reports a change, so update repeats its guidance", async () => {

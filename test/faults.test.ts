@@ -104,7 +104,7 @@ function expectCreated(run: CaseRun, api: ApiServer) {
   expect(api.users).toHaveLength(1);
   expect(run.resource?.id).toBe(String(users[0].Id));
   expect(run.resource?.outputs.__failure).toBeUndefined();
-  expect(run.resource?.outputs.credentials).toEqual(expect.objectContaining({ ciphertext: expect.any(String) }));
+  expect(run.resource?.outputs.secrets).toEqual(expect.objectContaining({ ciphertext: expect.any(String) }));
 }
 
 /** A definite refusal: the code in the output, nothing on the server, nothing in state. */

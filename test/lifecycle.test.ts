@@ -44,7 +44,7 @@ describe("the life of one user", () => {
     expect(api.users.map((u) => u.Name)).toEqual(["life-a"]);
     const [res] = await stack.resources();
     expect(res.id).toBe(String(api.users[0].Id));
-    expect(res.outputs).toMatchObject({ userName: "life-a", userId: api.users[0].Id, state: "New", creationTaskId: api.users[0].Tasks[0].Id });
+    expect(res.outputs).toMatchObject({ userName: "life-a", account: { state: "New", tasks: [expect.objectContaining({ id: api.users[0].Tasks[0].Id })] } });
     expect((await stack.outputs()).summary).toEqual({ app: { userName: "life-a", userId: api.users[0].Id, s3Endpoint: api.users[0].S3Connection.Endpoint } });
   });
 
@@ -62,7 +62,7 @@ describe("the life of one user", () => {
     const r = await stack.refresh();
     expect(r.code, r.output).toBe(0);
     expect(await recorded()).toEqual(before);
-    expect(JSON.stringify(before[0].outputs.credentials)).toContain(api.users[0].Password); // decrypted, so the comparison means something
+    expect(JSON.stringify(before[0].outputs.secrets)).toContain(api.users[0].Password); // decrypted, so the comparison means something
     expect(api.createAttempts).toBe(1);
   });
 
@@ -136,7 +136,7 @@ test("upgrading from an older serialized provider does not replace the user", as
   }
 });
 
-test("state written by release 0.1.0 (no recorded service) upgrades with no change; refresh records the service", async () => {
+test("state written by release 0.1.0 upgrades by one update with no API call; refresh records the service", async () => {
   const stack = await TestStack.create({
     programDir: "test/programs/upgrade",
     config: { "storage:baseUrl": api.url, "upgrade:userName": "upgraded", "upgrade:variant": "new" },
@@ -147,6 +147,8 @@ test("state written by release 0.1.0 (no recorded service) upgrades with no chan
     // Exported from a stack that release 0.1.0 (the commit before named connections) deployed.
     const fixture = fs.readFileSync("test/programs/upgrade/state-0.1.0.json", "utf8");
     const state = JSON.parse(fixture.split("__STACK__").join(stack.stackName).split("__BASEURL__").join(api.url));
+    const old = state.deployment.resources.find((r: { type: string }) => r.type.endsWith("StorageUser")).outputs;
+    const credentials = JSON.parse(old.credentials.plaintext);
     // Its secrets are stored in plain text; the import encrypts them with this stack's passphrase.
     const salt = /^encryptionsalt: (\S+)$/m.exec(fs.readFileSync(path.join(stack.programDir, `Pulumi.${stack.stackName}.yaml`), "utf8"))![1];
     state.deployment.secrets_providers = { type: "passphrase", state: { salt } };
@@ -156,22 +158,42 @@ test("state written by release 0.1.0 (no recorded service) upgrades with no chan
     expect(before.outputs.baseUrl).toBeUndefined();
     const attempts = api.createAttempts;
 
+    // Preview says what the next up does: an update, no replace, and why.
     const pv = await stack.preview(["--diff"]);
     expect(pv.code, pv.output).toBe(0);
-    expect(pv.output).toMatch(/2 unchanged/);
-    expect(pv.output).not.toMatch(/to update|to replace|warning/);
+    expect(pv.output).toMatch(/1 to update/);
+    expect(pv.output).not.toMatch(/to replace/);
+    expect(pv.output).toContain(`StorageUser 'upgraded' (id ${before.id}) was recorded by pulumi-storage-user 0.1.x: this up rewrites its state in the 0.2 shape`);
     const up = await stack.up();
     expect(up.code, up.output).toBe(0);
-    expect(up.output).toMatch(/2 unchanged/);
-    const [after] = await stack.resources();
+    expect(up.output).toMatch(/1 updated/);
+    const [after] = await stack.resources(undefined, true);
     expect(after.id).toBe(before.id);
+    // The same values in today's shape: each once, the secret holding only secrets.
+    expect(after.outputs).toEqual({
+      __provider: after.inputs.__provider,
+      userName: "upgraded",
+      persistPassword: false,
+      account: { state: old.state, tasks: old.tasks, swiftEndpoint: old.swiftEndpoint, s3Endpoint: old.s3Endpoint, ftpHostName: old.ftpHostName },
+      secrets: expect.objectContaining({ plaintext: expect.any(String) }),
+    });
+    expect(JSON.parse(after.outputs.secrets.plaintext)).toEqual({
+        name: credentials.name,
+        password: credentials.password,
+        swift: { tenantId: credentials.swift.tenantId, accessKey: credentials.swift.accessKey, password: credentials.swift.password },
+        s3: { accessKey: credentials.s3.accessKey, secretKey: credentials.s3.secretKey },
+        ftp: { login: credentials.ftp.login, password: credentials.ftp.password },
+    });
+    const raw = stack.stateFileText();
+    for (const secret of [credentials.password, credentials.swift.password, credentials.s3.secretKey, credentials.ftp.password]) expect(raw).not.toContain(secret);
+    expect((await stack.outputs()).userId).toBe(Number(before.id));
 
     const refresh = await stack.refresh();
     expect(refresh.code, refresh.output).toBe(0);
     expect(refresh.output).toContain(`StorageUser 'upgraded' (id ${before.id}) had no recorded service (created by 0.1.x): recorded as ${new URL(api.url).href}`);
     const [refreshed] = await stack.resources(undefined, true);
-    expect(refreshed.outputs.baseUrl).toBe(new URL(api.url).href);
-    expect(refreshed.outputs.credentials).toEqual(before.outputs.credentials);
+    expect(refreshed.outputs.account.baseUrl).toBe(new URL(api.url).href);
+    expect(refreshed.outputs.secrets).toEqual(after.outputs.secrets);
     const again = await stack.preview();
     expect(again.output).toMatch(/2 unchanged/);
     expect(again.output).not.toContain("warning");

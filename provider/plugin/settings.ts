@@ -13,6 +13,7 @@ let fromStack: { baseUrl?: string; accessToken?: string; connections?: Record<st
  * A malformed `storage:connections` is kept as an error for the calls that need it.
  */
 export function configure(config: { get(key: string): string | undefined }): void {
+  baseUrls.clear();
   let connections: Record<string, Entry> | undefined;
   let connectionsError: Error | undefined;
   try {
@@ -61,11 +62,24 @@ export function declaredNewAddress(): string | undefined {
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
+/** Each connection's base URL (or why it has none), parsed once per configure: check and diff ask for every resource. */
+const baseUrls = new Map<string | undefined, URL | Error>();
+
 /** The base URL, or an error naming the key and the fix. Never needs the token. */
 export function resolveBaseUrl(connection?: string): URL {
-  const { value, source, key, env, path } = lookup("baseUrl", connection);
-  if (value === undefined) throw configErrors.missing("address", connection, key, env, path);
-  return parseBaseUrl(value, source);
+  let url = baseUrls.get(connection);
+  if (url === undefined) {
+    const { value, source, key, env, path } = lookup("baseUrl", connection);
+    try {
+      if (value === undefined) throw configErrors.missing("address", connection, key, env, path);
+      url = parseBaseUrl(value, source);
+    } catch (err) {
+      url = err as Error;
+    }
+    baseUrls.set(connection, url);
+  }
+  if (url instanceof Error) throw url;
+  return url;
 }
 
 export function parseBaseUrl(raw: string, source: string = configKeys.baseUrl.key): URL {

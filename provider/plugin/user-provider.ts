@@ -5,9 +5,9 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { defaults } from "../defaults";
 import { connectionChangedWarning, connectionLabel, FailureRecord, leftStackWarning, outcomeUnknown, RecordedFailureError, repeatedFailure } from "../errors";
-import { replaceWarning, responseUnusable, serviceMovedWarning, serviceReaddressedWarning, serviceRecordedWarning } from "../errors";
+import { replaceWarning, responseUnusable, serviceMovedWarning, serviceReaddressedWarning, serviceRecordedWarning, upgradeWarning } from "../errors";
 import { UNKNOWN, validateInputs } from "../inputs";
-import { toOutputs, UserInputs, withDefaults } from "../wire";
+import { Account, needsUpgrade, toOutputs, upgradeOutputs, UserInputs, withDefaults } from "../wire";
 import { warnAbout } from "./engine-log";
 import { createUser } from "./http/create-user";
 import { configure as configureSettings, declaredNewAddress, resolveBaseUrl, resolveSettings } from "./settings";
@@ -44,11 +44,13 @@ function currentService(connection: unknown): string | undefined {
   }
 }
 
-const refOf = (id: string, props: Props) => ({
-  id,
-  userName: String(props.userName),
-  service: typeof props.baseUrl === "string" ? props.baseUrl : undefined,
-});
+/** The recorded service: in `account` from 0.2.0, at the top in 0.1.x state and in recorded failures. */
+const recordedService = (props: Props): string | undefined => {
+  const url = (props.account as Account | undefined)?.baseUrl ?? props.baseUrl;
+  return typeof url === "string" ? url : undefined;
+};
+
+const refOf = (id: string, props: Props) => ({ id, userName: String(props.userName), service: recordedService(props) });
 
 export async function diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
   const [before, after] = [withDefaults(olds), withDefaults(news)];
@@ -68,9 +70,13 @@ export async function diff(id: string, olds: Props, news: Props): Promise<dynami
   else if (readdressed) await warnAbout(news.__urn, serviceReaddressedWarning({ ...user, service: user.service! }, label, now!));
   else if (moved && renamed) await warnAbout(news.__urn, connectionChangedWarning({ ...user, service: user.service! }, connectionLabel(oldConnection), label, now!));
   else if (moved) await warnAbout(news.__urn, serviceMovedWarning({ ...user, service: user.service! }, label, now!));
+  const upgrade = replaces.length === 0 && needsUpgrade(olds);
+  if (upgrade) await warnAbout(news.__urn, upgradeWarning(user));
   // A recorded failure always differs, so every up reaches update and repeats the guidance,
-  // even after `pulumi refresh` has cleared the engine's own init-error mark.
-  if (replaces.length > 0 || olds.__failure !== undefined || readdressed) return { changes: true, replaces, deleteBeforeReplace: false };
+  // even after `pulumi refresh` has cleared the engine's own init-error mark. State written by
+  // 0.1.x differs too: update rewrites it in today's shape (no API call), which the program's
+  // outputs are read from.
+  if (replaces.length > 0 || olds.__failure !== undefined || readdressed || upgrade) return { changes: true, replaces, deleteBeforeReplace: false };
   // Only the connection's name changed: "unknown" lets the engine diff the inputs itself, so it
   // sees `connection` changed and honours replaceOnChanges: ["connection"]; otherwise it runs
   // update, which records the new name and calls no API.
@@ -82,7 +88,7 @@ export async function diff(id: string, olds: Props, news: Props): Promise<dynami
  * Throws the failure with the properties the engine records (Pulumi's partial-failure path):
  * inputs, __provider, no credentials, so a user that may exist is never forgotten by the stack.
  */
-function record(inputs: UserInputs & Props, baseUrl: string, failure: Omit<FailureRecord, "at">, id: string, userId?: number, cause?: unknown): never {
+function record(inputs: UserInputs & Props, baseUrl: string, failure: Omit<FailureRecord, "at">, id: string, cause?: unknown): never {
   const __failure: FailureRecord = { ...failure, at: new Date().toISOString() };
   throw new RecordedFailureError(failure.code, failure.what, failure.todo, id, {
     userName: inputs.userName,
@@ -90,7 +96,6 @@ function record(inputs: UserInputs & Props, baseUrl: string, failure: Omit<Failu
     ...(inputs.connection === undefined ? {} : { connection: inputs.connection }),
     baseUrl,
     __provider: inputs.__provider,
-    ...(userId === undefined ? {} : { userId }),
     __failure,
   }, cause);
 }
@@ -103,23 +108,25 @@ export async function create(raw: Props): Promise<dynamic.CreateResult> {
   const baseUrl = settings.baseUrl;
   if (outcome.kind === "created") return { id: String(outcome.user.userId), outs: toOutputs(inputs, outcome.user, baseUrl.href) };
   if (outcome.kind === "unusable" && outcome.userId !== undefined) {
-    record(inputs, baseUrl.href, responseUnusable(outcome.userId, inputs.userName, outcome.problems), String(outcome.userId), outcome.userId);
+    record(inputs, baseUrl.href, responseUnusable(outcome.userId, inputs.userName, outcome.problems), String(outcome.userId));
   }
   const cause = outcome.kind === "unknown" ? outcome.cause : undefined;
-  record(inputs, baseUrl.href, outcomeUnknown(inputs.userName, outcome), `unconfirmed-${Date.now().toString(36)}`, undefined, cause);
+  record(inputs, baseUrl.href, outcomeUnknown(inputs.userName, outcome), `unconfirmed-${Date.now().toString(36)}`, cause);
 }
 
 /**
  * Reached for resources whose create failed after possibly creating a user (the engine retries
- * an update on them), and when only the connection's name changed: no API call, the user stays
- * on the service it was created on (diff warns if the new connection points elsewhere).
+ * an update on them), when only the connection's name changed, and for state written by 0.1.x:
+ * no API call, the user stays on the service it was created on (diff warns if the new
+ * connection points elsewhere).
  */
 export async function update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
   if (olds.__failure) throw repeatedFailure(id, olds.__failure, { ...olds, __provider: news.__provider });
-  const { __provider: _p, connection: _c, ...outs } = olds;
+  const { __provider: _p, connection: _c, ...outs } = upgradeOutputs(olds);
   const now = currentService(news.connection);
   // Re-recorded only when STORAGE_SERVICE_NEW_ADDRESS names the new address (see diff).
-  if (now !== undefined && typeof olds.baseUrl === "string" && now === declaredNewAddress()) outs.baseUrl = now;
+  const account = outs.account as Account | undefined;
+  if (now !== undefined && account?.baseUrl !== undefined && now === declaredNewAddress()) outs.account = { ...account, baseUrl: now };
   return { outs: typeof news.connection === "string" ? { ...outs, connection: news.connection } : outs };
 }
 
@@ -131,15 +138,18 @@ export async function update(id: string, olds: Props, news: Props): Promise<dyna
  */
 export async function read(id: string, props: Props): Promise<dynamic.ReadResult> {
   const { __provider: _p, ...outs } = props;
-  if (props.__failure || typeof props.baseUrl === "string") return { id, props: outs };
+  if (props.__failure || recordedService(props) !== undefined) return { id, props: outs };
   const connection = typeof props.connection === "string" ? props.connection : undefined;
   const now = currentService(connection);
   if (now === undefined) return { id, props: outs };
   console.warn(serviceRecordedWarning(refOf(id, props), connectionLabel(connection), now));
-  return { id, props: { ...outs, baseUrl: now } };
+  // Kept in the shape it has: a refresh is no registration, so a key new to this resource
+  // would not be marked secret (only `up` rewrites 0.1.x state; see update).
+  const account = props.account as Account | undefined;
+  return { id, props: account ? { ...outs, account: { ...account, baseUrl: now } } : { ...outs, baseUrl: now } };
 }
 
 /** The API has no delete call: the user stays on the service; say so, loudly and by name. */
 export async function remove(id: string, props: Props): Promise<void> {
-  console.warn(leftStackWarning(id, String(props.userName), !!props.__failure, props.userId));
+  console.warn(leftStackWarning(id, String(props.userName), !!props.__failure));
 }

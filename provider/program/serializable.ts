@@ -4,6 +4,7 @@ import type * as pulumi from "@pulumi/pulumi";
 export type RuntimeModule = "runtime" | "ledger-runtime";
 
 const forwarders = new Map<RuntimeModule, pulumi.dynamic.ResourceProvider>();
+const installed = new Map<RuntimeModule, pulumi.dynamic.ResourceProvider | null>();
 
 /**
  * The provider object a resource hands to Pulumi's closure serializer, which writes it into
@@ -16,13 +17,16 @@ const forwarders = new Map<RuntimeModule, pulumi.dynamic.ResourceProvider>();
  * (~2 KB) that captures only the module's package path. Either way the plugin loads the code by
  * package name from the program's node_modules, so state written by one release runs on the
  * next as long as these modules keep their exported functions. One object per module, so the
- * serializer's per-object cache serializes it once per program.
+ * serializer's per-object cache serializes it once per program; decided once per program, as
+ * resolving costs (issue 12's profile).
  */
-export function serializableProvider(
-  module: RuntimeModule,
-  resolvedPath: string = require.resolve(`../${module}`),
-): pulumi.dynamic.ResourceProvider {
-  if (resolvedPath.split(/[\\/]/).includes("node_modules")) return require(`../${module}`);
+export function serializableProvider(module: RuntimeModule, resolvedPath?: string): pulumi.dynamic.ResourceProvider {
+  let provider: pulumi.dynamic.ResourceProvider | null | undefined = resolvedPath === undefined ? installed.get(module) : undefined;
+  if (provider === undefined) {
+    provider = (resolvedPath ?? require.resolve(`../${module}`)).split(/[\\/]/).includes("node_modules") ? require(`../${module}`) : null;
+    if (resolvedPath === undefined) installed.set(module, provider as pulumi.dynamic.ResourceProvider | null);
+  }
+  if (provider) return provider;
   let forwarder = forwarders.get(module);
   if (!forwarder) {
     const path = `pulumi-storage-user/dist/provider/${module}`;

@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ImportUnsupportedError, refusals } from "../errors";
 import { argNames, unknownArgFailures, valueFailures } from "../inputs";
-import type { Credentials, FtpConnection, S3Connection, SwiftConnection, Task } from "../wire";
+import { Account, creationTaskIdOf, Credentials, credentialsOf, FtpConnection, S3Connection, Secrets, SwiftConnection, Task } from "../wire";
 import { envOf, ftpUrlOf } from "./app-config";
 import { redactResponseDumps } from "./debug-redaction";
 import { serializableProvider } from "./serializable";
@@ -29,7 +29,7 @@ export interface StorageUserArgs {
 }
 
 /** The one output in state that holds credentials; encrypted there and masked in CLI output. */
-const secretOutputs = ["credentials"];
+const secretOutputs = ["secrets"];
 
 /** "90s", "5m", "1h30m" (Pulumi's customTimeouts syntax) in ms. */
 function durationMs(text: string | undefined): number | undefined {
@@ -66,39 +66,43 @@ export class StorageUser extends pulumi.dynamic.Resource {
   /** The requested login, as sent. */
   public readonly userName!: pulumi.Output<string>;
   public readonly persistPassword!: pulumi.Output<boolean>;
+  /** The connection name the user was last deployed with; undefined: the default one. */
+  public readonly connection!: pulumi.Output<string | undefined>;
   /** The user's Id on the service; also the resource id. */
-  public readonly userId!: pulumi.Output<number>;
+  declare readonly userId: pulumi.Output<number>;
   /** Account state at creation time (`New`). */
-  public readonly state!: pulumi.Output<string>;
+  declare readonly state: pulumi.Output<string>;
   /** Id of the StorageUserCreate task. */
-  public readonly creationTaskId!: pulumi.Output<number>;
-  public readonly tasks!: pulumi.Output<Task[]>;
-  public readonly swiftEndpoint!: pulumi.Output<string>;
-  public readonly s3Endpoint!: pulumi.Output<string>;
-  public readonly ftpHostName!: pulumi.Output<string>;
+  declare readonly creationTaskId: pulumi.Output<number>;
+  declare readonly tasks: pulumi.Output<Task[]>;
+  declare readonly swiftEndpoint: pulumi.Output<string>;
+  declare readonly s3Endpoint: pulumi.Output<string>;
+  declare readonly ftpHostName: pulumi.Output<string>;
   /**
    * The base URL of the service the user was created on (plain). Undefined for users created
    * by 0.1.x (which did not record it) until `pulumi refresh` records it.
    */
-  public readonly baseUrl!: pulumi.Output<string | undefined>;
-  /** The connection name the user was last deployed with; undefined: the default one. */
-  public readonly connection!: pulumi.Output<string | undefined>;
-  /** Secret: everything below, as stored in state. */
-  public readonly credentials!: pulumi.Output<Credentials>;
+  declare readonly baseUrl: pulumi.Output<string | undefined>;
+  /** Secret: name, password and the three connections below, endpoints included. */
+  declare readonly credentials: pulumi.Output<Credentials>;
   /** Secret: the login as the service returned it. */
-  public readonly name!: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
   /** Secret. */
-  public readonly password!: pulumi.Output<string>;
+  declare readonly password: pulumi.Output<string>;
   /** Secret: Swift-style API connection. */
-  public readonly swift!: pulumi.Output<SwiftConnection>;
+  declare readonly swift: pulumi.Output<SwiftConnection>;
   /** Secret: S3-compatible API connection. */
-  public readonly s3!: pulumi.Output<S3Connection>;
+  declare readonly s3: pulumi.Output<S3Connection>;
   /** Secret: FTP connection. */
-  public readonly ftp!: pulumi.Output<FtpConnection>;
+  declare readonly ftp: pulumi.Output<FtpConnection>;
   /** Secret: AWS_*, OS_* and FTP_* variables for applications. */
-  public readonly env!: pulumi.Output<Record<string, string>>;
+  declare readonly env: pulumi.Output<Record<string, string>>;
   /** Secret: ftp://login:password@host/ */
-  public readonly ftpUrl!: pulumi.Output<string>;
+  declare readonly ftpUrl: pulumi.Output<string>;
+  /** As stored in state (plain); the outputs above are derived from it. */
+  private readonly account!: pulumi.Output<Account>;
+  /** As stored in state (secret). */
+  private readonly secrets!: pulumi.Output<Secrets>;
 
   constructor(name: string, args: StorageUserArgs, opts?: pulumi.CustomResourceOptions) {
     if (opts?.import !== undefined || opts?.id !== undefined) throw new ImportUnsupportedError(name);
@@ -114,43 +118,72 @@ export class StorageUser extends pulumi.dynamic.Resource {
     // Each value failure carries its own fix; the accepted names are said once, here.
     if (failures.length > 0) throw refusals.invalidArguments(name, failures, unknown.length > 0 ? argNames : undefined);
     const createTimeoutMs = durationMs(opts?.customTimeouts?.create);
+    // Every key here costs the SDK an Output and the engine a property per resource (issue 12's
+    // profile in bench/README.md), so only what must reach the plugin or state is one; the rest
+    // of the outputs are derived, when first read.
     super(
       serializableProvider("runtime"),
       name,
       {
         userName: args.userName,
         persistPassword: args.persistPassword,
-        connection: args.connection,
+        ...(args.connection === undefined ? {} : { connection: args.connection }),
         // Lets the plugin attribute its preview warnings to this resource (not to the stack).
-        __urn: pulumi.createUrn(name, "pulumi-nodejs:dynamic/storage:StorageUser", opts?.parent),
+        __urn: urnOf(name, opts?.parent),
         ...(createTimeoutMs === undefined ? {} : { __createTimeoutMs: createTimeoutMs }),
-        userId: undefined,
-        state: undefined,
-        creationTaskId: undefined,
-        tasks: undefined,
-        swiftEndpoint: undefined,
-        s3Endpoint: undefined,
-        ftpHostName: undefined,
-        baseUrl: undefined,
-        credentials: undefined,
+        account: undefined,
+        secrets: undefined,
       },
       pulumi.mergeOptions(opts, { additionalSecretOutputs: secretOutputs }),
       "storage",
       "StorageUser",
     );
-    // Derived here, not stored: secret because `credentials` is.
-    const c = this.credentials;
-    this.name = c.apply((x) => x.name);
-    this.password = c.apply((x) => x.password);
-    this.swift = c.apply((x) => x.swift);
-    this.s3 = c.apply((x) => x.s3);
-    this.ftp = c.apply((x) => x.ftp);
-    this.env = c.apply(envOf);
-    this.ftpUrl = c.apply((x) => ftpUrlOf(x.ftp));
+    if (args.connection === undefined) this.connection = (noConnection ??= pulumi.output(undefined));
   }
 
   /** Not supported: the API cannot return an existing user's credentials. Always throws. */
   static get(name: string, _id: pulumi.Input<pulumi.ID>, _opts?: pulumi.CustomResourceOptions): never {
     throw new ImportUnsupportedError(name);
   }
+}
+
+let noConnection: pulumi.Output<undefined> | undefined;
+
+const TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";
+
+/** The URN the engine will give the resource: a string when it has no parent but the stack, as most do (createUrn makes Outputs). */
+function urnOf(name: string, parent: pulumi.Resource | undefined): pulumi.Input<string> {
+  return parent ? pulumi.createUrn(name, TYPE, parent) : `urn:pulumi:${pulumi.getStack()}::${pulumi.getProject()}::${TYPE}::${name}`;
+}
+
+type Self = { account: pulumi.Output<Account>; secrets: pulumi.Output<Secrets>; id: pulumi.Output<string>; credentials: pulumi.Output<Credentials> };
+
+/** The outputs derived from what state holds; secret where made from `secrets`. */
+const derived: Record<string, (u: Self) => pulumi.Output<unknown>> = {
+  userId: (u) => u.id.apply((id) => (/^\d+$/.test(id) ? Number(id) : undefined)),
+  state: (u) => u.account.apply((a) => a.state),
+  tasks: (u) => u.account.apply((a) => a.tasks),
+  creationTaskId: (u) => u.account.apply((a) => creationTaskIdOf(a.tasks)),
+  swiftEndpoint: (u) => u.account.apply((a) => a.swiftEndpoint),
+  s3Endpoint: (u) => u.account.apply((a) => a.s3Endpoint),
+  ftpHostName: (u) => u.account.apply((a) => a.ftpHostName),
+  baseUrl: (u) => u.account.apply((a) => a.baseUrl),
+  credentials: (u) => pulumi.all([u.account, u.secrets]).apply(([a, s]) => credentialsOf(a, s)),
+  name: (u) => u.credentials.apply((c) => c.name),
+  password: (u) => u.credentials.apply((c) => c.password),
+  swift: (u) => u.credentials.apply((c) => c.swift),
+  s3: (u) => u.credentials.apply((c) => c.s3),
+  ftp: (u) => u.credentials.apply((c) => c.ftp),
+  env: (u) => u.credentials.apply(envOf),
+  ftpUrl: (u) => u.credentials.apply((c) => ftpUrlOf(c.ftp)),
+};
+for (const [key, make] of Object.entries(derived)) {
+  Object.defineProperty(StorageUser.prototype, key, {
+    configurable: true,
+    get(this: Self) {
+      const value = make(this);
+      Object.defineProperty(this, key, { value, enumerable: true });
+      return value;
+    },
+  });
 }

@@ -10,10 +10,9 @@ const config = new pulumi.Config();
 const count = config.requireNumber("count");
 const prefix = config.require("prefix");
 
-const outs = { userId: undefined, state: undefined, creationTaskId: undefined, tasks: undefined, swiftEndpoint: undefined, s3Endpoint: undefined, ftpHostName: undefined, credentials: undefined };
 class RawUser extends pulumi.dynamic.Resource {
   constructor(name: string, userName: string) {
-    super(provider, name, { userName, persistPassword: false, ...outs }, { additionalSecretOutputs: ["credentials"] }, "bench", "RawUser");
+    super(provider, name, { userName, persistPassword: false, account: undefined, secrets: undefined }, { additionalSecretOutputs: ["secrets"] }, "bench", "RawUser");
   }
 }
 
