@@ -32,7 +32,8 @@ const PARALLEL = 10;
 const LATENCY_MS = 50;
 
 type Variant = "ours" | "floor" | "raw";
-type Op = "up" | "preview" | "upNoChange";
+/** upNoCheckpoints: `up` (creates) on fresh stacks with the engine's per-step checkpoints off, to show what they cost. */
+type Op = "up" | "preview" | "upNoChange" | "upNoCheckpoints";
 const programs: Record<Variant, string> = { ours: "storage-users", floor: "noop-users", raw: "raw-undici" };
 const variantsAt = (n: number): Variant[] => (n === SMALL ? ["ours", "floor", "raw"] : ["ours", "floor"]);
 
@@ -64,13 +65,13 @@ const log = (msg: string) => console.log(`[bench ${new Date().toISOString().slic
 async function timed(stack: TestStack, op: Op, n: number): Promise<{ seconds: number; cpu: number }> {
   const args = ["--parallel", String(PARALLEL)];
   const cpuFile = path.join(stack.workDir, "cpu.txt");
-  const opts = { env: { BENCH_CPU_FILE: cpuFile } };
+  const opts = { env: { BENCH_CPU_FILE: cpuFile, ...(op === "upNoCheckpoints" ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}) } };
   const start = performance.now();
   const r = op === "preview" ? await stack.preview(args, opts) : await stack.up(args, opts);
   const seconds = (performance.now() - start) / 1000;
   if (r.code !== 0) throw new Error(`${op} of ${stack.programDir} failed:\n${r.output}`);
   // Proof the run did what is claimed: N creates, or nothing to do.
-  const expect = new RegExp(op === "up" ? `\\+ ${n + 1} created` : `${n + 1} unchanged`);
+  const expect = new RegExp(op === "up" || op === "upNoCheckpoints" ? `\\+ ${n + 1} created` : `${n + 1} unchanged`);
   if (!expect.test(r.output)) throw new Error(`${op} of ${stack.programDir}: expected ${expect}, got:\n${r.output.slice(-2000)}`);
   return { seconds, cpu: readCpu(cpuFile) };
 }
@@ -89,29 +90,33 @@ async function main() {
     for (let round = 0; round < ROUNDS; round++) {
       for (const n of SIZES) {
         const order = round % 2 ? [...variantsAt(n)].reverse() : variantsAt(n);
-        const stacks = new Map<Variant, TestStack>();
-        for (const v of order) {
+        const newStack = (v: Variant) => {
           const config: Record<string, string> = { "psu-bench:count": String(n), "psu-bench:prefix": `${v}-${n}-r${round}-${randomBytes(2).toString("hex")}`, "psu-bench:latencyMs": String(LATENCY_MS) };
           // The same stack config for every variant (the floor's too), so config decryption costs the same.
           config["storage:baseUrl"] = api.url;
           const secrets = { "storage:accessToken": token };
-          stacks.set(v, await TestStack.create({ programDir: ws.program(programs[v]), config, secrets, env: v === "raw" ? env : {} }));
-        }
+          return TestStack.create({ programDir: ws.program(programs[v]), config, secrets, env: v === "raw" ? env : {} });
+        };
+        const stacks = new Map<Variant, TestStack>();
+        const fresh = new Map<Variant, TestStack>();
+        for (const v of order) stacks.set(v, await newStack(v));
+        for (const v of order.filter((v) => v !== "raw")) fresh.set(v, await newStack(v));
         try {
-          for (const op of ["up", "preview", "upNoChange"] as Op[]) {
-            const sample: Sample = { round, n, op, order, seconds: {}, cpu: {}, load: { before: load(), after: [] } };
-            for (const v of order) {
-              const t = await timed(stacks.get(v)!, op, n);
+          for (const op of ["up", "preview", "upNoChange", "upNoCheckpoints"] as Op[]) {
+            const on = op === "upNoCheckpoints" ? fresh : stacks;
+            const sample: Sample = { round, n, op, order: [...on.keys()], seconds: {}, cpu: {}, load: { before: load(), after: [] } };
+            for (const v of sample.order) {
+              const t = await timed(on.get(v)!, op, n);
               sample.seconds[v] = r2(t.seconds);
               sample.cpu[v] = r2(t.cpu);
             }
             sample.load.after = load();
             samples.push(sample);
-            log(`round ${round + 1} n=${n} ${op}: ${order.map((v) => `${v} ${sample.seconds[v]} s (CPU ${sample.cpu[v]} s)`).join(", ")}; load ${sample.load.before[0]} -> ${sample.load.after[0]}`);
+            log(`round ${round + 1} n=${n} ${op}: ${sample.order.map((v) => `${v} ${sample.seconds[v]} s (CPU ${sample.cpu[v]} s)`).join(", ")}; load ${sample.load.before[0]} -> ${sample.load.after[0]}`);
           }
           states.push({ round, n, bytes: Object.fromEntries(order.map((v) => [v, Buffer.byteLength(stacks.get(v)!.stateFileText())])) });
         } finally {
-          for (const s of stacks.values()) await s.dispose();
+          for (const s of [...stacks.values(), ...fresh.values()]) await s.dispose();
         }
       }
     }
@@ -142,11 +147,16 @@ function report(run: { started: Date; loadAtStart: number[]; loadAtEnd: number[]
   const row = (what: string, ours: string, ref: string, r: string, cpu: string, target: string, met?: boolean) =>
     rows.push([what, ours, ref, r, cpu, target, met === undefined ? "–" : met ? "met" : "**missed**"]);
   const targets: Record<string, number> = { [`preview-${SMALL}`]: 1.15, [`preview-${LARGE}`]: 1.15, [`up-${SMALL}`]: 1.15, [`up-${LARGE}`]: 1.25 };
-  for (const op of ["preview", "up", "upNoChange"] as Op[]) {
+  for (const op of ["preview", "up", "upNoChange", "upNoCheckpoints"] as Op[]) {
     for (const n of SIZES) {
       const t = targets[`${op}-${n}`];
       const x = ratio(n, op, "ours", "floor");
-      const name = { preview: "no-change `pulumi preview`", up: "`pulumi up` (creates)", upNoChange: "no-change `pulumi up`" }[op];
+      const name = {
+        preview: "no-change `pulumi preview`",
+        up: "`pulumi up` (creates)",
+        upNoChange: "no-change `pulumi up`",
+        upNoCheckpoints: "`pulumi up` (creates) with `PULUMI_SKIP_CHECKPOINTS=true`",
+      }[op];
       row(`${name} of ${n} vs engine floor`, `${med(n, op, "ours")} s`, `${med(n, op, "floor")} s`, shown(n, op, "ours", "floor"), cpuRatio(n, op, "ours", "floor"), t ? `≤ ${t}×` : "", t ? x <= t : undefined);
     }
   }

@@ -58,11 +58,13 @@ export class UnsupportedOptionError extends StorageUserError {
 
 /** 401/403: the API refused the token. Nothing was created. */
 export class UnauthorizedError extends StorageUserError {
-  constructor(status: number, detail: string) {
+  /** `withScheme`: the configured token starts with an auth scheme ("Bearer …"), which the API does not use. */
+  constructor(status: number, detail: string, withScheme = false) {
     super(
       "UNAUTHORIZED",
       `the storage API refused the access token (HTTP ${status}${detail ? `: ${redact(detail)}` : ""})`,
-      "check the token of the user's connection (storage:accessToken, storage:connections.<name>.accessToken, or its environment variable); nothing was created",
+      (withScheme ? "the configured token starts with a scheme such as `Bearer `, but the API takes the bare token (sent as `Authorization: <token>`): set it without the prefix; otherwise " : "") +
+        "check the token of the user's connection (storage:accessToken, storage:connections.<name>.accessToken, or its environment variable); nothing was created",
     );
   }
 }
@@ -161,6 +163,8 @@ export interface UserRef {
   userName: string;
   /** Where the user lives (recorded base URL); undefined for state written by 0.1.x. */
   service?: string;
+  /** The resource's URN, when the program passed it (the `__urn` input). */
+  urn?: unknown;
 }
 
 /** What a StorageUser's connection is called in messages. */
@@ -192,7 +196,7 @@ export function serviceMovedWarning(u: UserRef & { service: string }, connection
     `warning: StorageUser '${u.userName}' (id ${u.id}) lives on ${u.service}, but ${connection} now points at ${now}: ` +
     `nothing is created, moved or forgotten; the user stays recorded on ${u.service}. ` +
     `If ${now} is the same service under a new address, run \`STORAGE_SERVICE_NEW_ADDRESS=${now} pulumi up\` to record it; ` +
-    `to create a new user on ${now} instead, run \`pulumi up --replace <urn>\` (user ${u.id} then stays on ${u.service}, named in a warning and in a StorageUserLedger if the program has one); ` +
+    `to create a new user on ${now} instead, run \`pulumi up --replace ${urnArg(u.urn).arg}\` (user ${u.id} then stays on ${u.service}, named in a warning and in a StorageUserLedger if the program has one); ` +
     "otherwise point the connection back"
   );
 }
@@ -203,7 +207,7 @@ export function connectionChangedWarning(u: UserRef & { service: string }, from:
     `warning: StorageUser '${u.userName}' (id ${u.id}) lives on ${u.service}; its connection changes from ${from} to ${to}, which points at ${now}: ` +
     `the user is not moved (an update records the new connection name, with no API call) and stays on ${u.service}, ` +
     `unless the resource sets replaceOnChanges: ["connection"], which creates a new user on ${now} instead and leaves user ${u.id} on ${u.service}. ` +
-    `To create a new user on ${now} once, run \`pulumi up --replace <urn>\`; if ${now} is the same service under a new address, run \`STORAGE_SERVICE_NEW_ADDRESS=${now} pulumi up\` to record it`
+    `To create a new user on ${now} once, run \`pulumi up --replace ${urnArg(u.urn).arg}\`; if ${now} is the same service under a new address, run \`STORAGE_SERVICE_NEW_ADDRESS=${now} pulumi up\` to record it`
   );
 }
 
@@ -269,20 +273,27 @@ export interface FailureRecord {
   at: string;
 }
 
-const replaceHint =
-  "run `pulumi up --replace <urn>` (urn from `pulumi stack --show-urns`) to create a new user, or `pulumi state delete <urn>` to forget this one";
+/** The resource's URN quoted for a shell, or a placeholder and where to find it. */
+function urnArg(urn: unknown): { arg: string; from: string } {
+  return typeof urn === "string" && urn.startsWith("urn:pulumi:") ? { arg: `'${urn}'`, from: "" } : { arg: "<urn>", from: " (urn from `pulumi stack --show-urns`)" };
+}
+
+function replaceHint(urn: unknown): string {
+  const { arg, from } = urnArg(urn);
+  return `run \`pulumi up --replace ${arg}\`${from} to create a new user, or \`pulumi state delete ${arg}\` to forget this one`;
+}
 
 /** A 2xx whose body is unusable but names the user's Id. */
-export function responseUnusable(id: number, userName: string, problems: string[]): Omit<FailureRecord, "at"> {
+export function responseUnusable(id: number, userName: string, problems: string[], urn?: unknown): Omit<FailureRecord, "at"> {
   return {
     code: "RESPONSE_UNUSABLE",
     what: `storage user ${id} ('${userName}') was created but the API's answer is unusable (${problems.join("; ")}); it is recorded in the stack so it is not created twice`,
-    todo: `its credentials cannot be fetched again (the API has no read call): delete user ${id} on the service, then ${replaceHint}`,
+    todo: `its credentials cannot be fetched again (the API has no read call): delete user ${id} on the service, then ${replaceHint(urn)}`,
   };
 }
 
 /** Sent, and no verdict: a 2xx without a readable Id (`problems`), or no usable answer at all (`detail`). */
-export function outcomeUnknown(userName: string, why: { problems: string[] } | { detail: string }): Omit<FailureRecord, "at"> {
+export function outcomeUnknown(userName: string, why: { problems: string[] } | { detail: string }, urn?: unknown): Omit<FailureRecord, "at"> {
   const what =
     "problems" in why
       ? `the API answered success but the body is unusable and names no Id (${why.problems.join("; ")})`
@@ -290,7 +301,7 @@ export function outcomeUnknown(userName: string, why: { problems: string[] } | {
   return {
     code: "OUTCOME_UNKNOWN",
     what: `${what}: a storage user '${userName}' may have been created; the stack records it as unconfirmed so the next up does not create a second one`,
-    todo: `check on the service whether user '${userName}' exists and delete it or note its credentials, then ${replaceHint}`,
+    todo: `check on the service whether user '${userName}' exists and delete it or note its credentials, then ${replaceHint(urn)}`,
   };
 }
 

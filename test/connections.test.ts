@@ -94,7 +94,7 @@ describe("one program, two services: the default connection and connection 'eu'"
     const up = await stack.up();
     expect(up.code, up.output).toBe(0);
     expect(up.output).toContain(warning);
-    expect(up.output).toContain("`pulumi up --replace <urn>`");
+    expect(up.output).toMatch(/`pulumi up --replace 'urn:pulumi:[^']+::pulumi-nodejs:dynamic\/storage:StorageUser::[^']+'`/);
     expect(posts()).toBe(before);
     expect((await outputs()).eu.baseUrl).toBe(href(b.url));
     await stack.must(["config", "set", "--path", "storage:connections.eu.baseUrl", b.url]);

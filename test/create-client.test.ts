@@ -243,7 +243,19 @@ describe("definite refusals name the fix", () => {
     await runtime.create(inputs({ userName }));
     expect((await failure(runtime.create(inputs({ userName })))).code).toBe("NAME_TAKEN");
     useConfig({ "storage:baseUrl": api.url, "storage:accessToken": "wrong-token" });
-    expect((await failure(runtime.create(inputs({ userName: fresh() })))).code).toBe("UNAUTHORIZED");
+    const wrong = await failure(runtime.create(inputs({ userName: fresh() })));
+    expect(wrong.code).toBe("UNAUTHORIZED");
+    expect(wrong.message).not.toContain("Bearer");
+  });
+
+  test("a token pasted with its scheme (`Bearer …`): UNAUTHORIZED says to drop the prefix, and never shows the token", async () => {
+    const before = api.users.length;
+    useConfig({ "storage:baseUrl": api.url, "storage:accessToken": `Bearer ${token}` });
+    const err = await failure(runtime.create(inputs({ userName: fresh() })));
+    expect(err.code).toBe("UNAUTHORIZED");
+    expect(err.message).toContain("the configured token starts with a scheme such as `Bearer `, but the API takes the bare token");
+    expect(err.message).not.toContain(token);
+    expect(api.users.length).toBe(before);
   });
 
   test("an API error that echoes the token is redacted", async () => {

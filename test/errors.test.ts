@@ -60,7 +60,9 @@ test("every class of errors.ts is in the table", () => {
 test("the recorded-failure messages name what may exist and the way out", () => {
   const unusable = errors.responseUnusable(7, "app-prod", ["S3Connection.SecretKey is missing"]);
   expect(unusable.code).toBe("RESPONSE_UNUSABLE");
-  expect(`${unusable.what}: ${unusable.todo}`).toContain("delete user 7 on the service, then run `pulumi up --replace <urn>`");
+  expect(`${unusable.what}: ${unusable.todo}`).toContain("delete user 7 on the service, then run `pulumi up --replace <urn>` (urn from `pulumi stack --show-urns`)");
+  const urn = "urn:pulumi:dev::infra::pulumi-nodejs:dynamic/storage:StorageUser::app";
+  expect(errors.responseUnusable(7, "app-prod", [], urn).todo).toContain(`then run \`pulumi up --replace '${urn}'\` to create a new user, or \`pulumi state delete '${urn}'\` to forget this one`);
   const unknown = errors.outcomeUnknown("app-prod", { detail: "HTTP 502" });
   expect(unknown.what).toBe(
     "the create request for 'app-prod' was sent but no verdict came back (HTTP 502): a storage user 'app-prod' may have been created; the stack records it as unconfirmed so the next up does not create a second one",

@@ -123,11 +123,12 @@ function expectRefused(run: CaseRun, api: ApiServer | undefined, code: string) {
 async function expectRecorded(run: CaseRun, api: ApiServer, code: "OUTCOME_UNKNOWN" | "RESPONSE_UNUSABLE", usersOnServer: 0 | 1) {
   expect(run.up.code, run.up.output).not.toBe(0);
   expect(run.up.output).toContain(`[${code}]`);
-  expect(run.up.output).toContain("pulumi up --replace <urn>");
-  expect(run.up.output).toContain("pulumi state delete <urn>");
+  expect(run.resource, "a create that may have made a user must be recorded").toBeDefined();
+  // The way out names this resource, ready to paste.
+  const ways = [`pulumi up --replace '${run.resource!.urn}'`, `pulumi state delete '${run.resource!.urn}'`];
+  for (const way of ways) expect(run.up.output).toContain(way);
   const users = named(api, run.userName);
   expect(users).toHaveLength(usersOnServer);
-  expect(run.resource, "a create that may have made a user must be recorded").toBeDefined();
   if (code === "RESPONSE_UNUSABLE") expect(run.resource!.id).toBe(String(users[0].Id));
   else expect(run.resource!.id).toMatch(/^unconfirmed-/);
   expect(run.resource!.outputs.__failure).toMatchObject({ code });
@@ -137,8 +138,7 @@ async function expectRecorded(run: CaseRun, api: ApiServer, code: "OUTCOME_UNKNO
   const again = await stack.up([], { env: { STORAGE_API_URL: api.url } });
   expect(again.code, again.output).not.toBe(0);
   expect(again.output).toContain(`[${code}]`);
-  expect(again.output).toContain("pulumi up --replace <urn>");
-  expect(again.output).toContain("pulumi state delete <urn>");
+  for (const way of ways) expect(again.output).toContain(way);
   expect(api.requests.length, "the next up must not POST again").toBe(posts);
   expect(named(api, run.userName)).toHaveLength(usersOnServer);
   expect((await stateOf(run.id))?.id).toBe(run.resource!.id);

@@ -50,13 +50,13 @@ const recordedService = (props: Props): string | undefined => {
   return typeof url === "string" ? url : undefined;
 };
 
-const refOf = (id: string, props: Props) => ({ id, userName: String(props.userName), service: recordedService(props) });
+const refOf = (id: string, props: Props, urn?: unknown) => ({ id, userName: String(props.userName), service: recordedService(props), urn });
 
 export async function diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
   const [before, after] = [withDefaults(olds), withDefaults(news)];
   // There is no update call: any change of what was sent means a new user.
   const replaces = replaceable.filter((k) => news[k] === UNKNOWN || before[k] !== after[k]);
-  const user = refOf(id, olds);
+  const user = refOf(id, olds, news.__urn);
   const now = currentService(news.connection);
   const label = connectionLabel(news.connection as string | undefined);
   const oldConnection = typeof olds.connection === "string" ? olds.connection : undefined;
@@ -108,10 +108,10 @@ export async function create(raw: Props): Promise<dynamic.CreateResult> {
   const baseUrl = settings.baseUrl;
   if (outcome.kind === "created") return { id: String(outcome.user.userId), outs: toOutputs(inputs, outcome.user, baseUrl.href) };
   if (outcome.kind === "unusable" && outcome.userId !== undefined) {
-    record(inputs, baseUrl.href, responseUnusable(outcome.userId, inputs.userName, outcome.problems), String(outcome.userId));
+    record(inputs, baseUrl.href, responseUnusable(outcome.userId, inputs.userName, outcome.problems, inputs.__urn), String(outcome.userId));
   }
   const cause = outcome.kind === "unknown" ? outcome.cause : undefined;
-  record(inputs, baseUrl.href, outcomeUnknown(inputs.userName, outcome), `unconfirmed-${Date.now().toString(36)}`, cause);
+  record(inputs, baseUrl.href, outcomeUnknown(inputs.userName, outcome, inputs.__urn), `unconfirmed-${Date.now().toString(36)}`, cause);
 }
 
 /**

@@ -1,5 +1,6 @@
 /** The StorageUser resource as programs construct it: its arguments, options and outputs. */
 import * as pulumi from "@pulumi/pulumi";
+import { defaults } from "../defaults";
 import { ImportUnsupportedError, refusals } from "../errors";
 import { argNames, unknownArgFailures, valueFailures } from "../inputs";
 import { Account, creationTaskIdOf, Credentials, credentialsOf, FtpConnection, S3Connection, Secrets, SwiftConnection, Task } from "../wire";
@@ -126,7 +127,8 @@ export class StorageUser extends pulumi.dynamic.Resource {
       name,
       {
         userName: args.userName,
-        persistPassword: args.persistPassword,
+        // Left out when not given: the SDK would not send an undefined value anyway.
+        ...(args.persistPassword === undefined ? {} : { persistPassword: args.persistPassword }),
         ...(args.connection === undefined ? {} : { connection: args.connection }),
         // Lets the plugin attribute its preview warnings to this resource (not to the stack).
         __urn: urnOf(name, opts?.parent),
@@ -138,7 +140,9 @@ export class StorageUser extends pulumi.dynamic.Resource {
       "storage",
       "StorageUser",
     );
-    if (args.connection === undefined) this.connection = (noConnection ??= pulumi.output(undefined));
+    // Shared by every user that leaves them out: the provider's check fills in the same values.
+    if (args.persistPassword === undefined) this.persistPassword = (byDefault.persistPassword ??= pulumi.output(defaults.persistPassword));
+    if (args.connection === undefined) this.connection = (byDefault.connection ??= pulumi.output(undefined));
   }
 
   /** Not supported: the API cannot return an existing user's credentials. Always throws. */
@@ -147,7 +151,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
   }
 }
 
-let noConnection: pulumi.Output<undefined> | undefined;
+const byDefault: { persistPassword?: pulumi.Output<boolean>; connection?: pulumi.Output<undefined> } = {};
 
 const TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";
 
@@ -158,24 +162,27 @@ function urnOf(name: string, parent: pulumi.Resource | undefined): pulumi.Input<
 
 type Self = { account: pulumi.Output<Account>; secrets: pulumi.Output<Secrets>; id: pulumi.Output<string>; credentials: pulumi.Output<Credentials> };
 
+/** `f` of a stored value; undefined while it is absent (state of 0.1.x, until the update that rewrites it). */
+const of = <T, R>(o: pulumi.Output<T>, f: (v: T) => R) => o.apply((v) => (v === undefined || v === null ? undefined : f(v)));
+
 /** The outputs derived from what state holds; secret where made from `secrets`. */
 const derived: Record<string, (u: Self) => pulumi.Output<unknown>> = {
-  userId: (u) => u.id.apply((id) => (/^\d+$/.test(id) ? Number(id) : undefined)),
-  state: (u) => u.account.apply((a) => a.state),
-  tasks: (u) => u.account.apply((a) => a.tasks),
-  creationTaskId: (u) => u.account.apply((a) => creationTaskIdOf(a.tasks)),
-  swiftEndpoint: (u) => u.account.apply((a) => a.swiftEndpoint),
-  s3Endpoint: (u) => u.account.apply((a) => a.s3Endpoint),
-  ftpHostName: (u) => u.account.apply((a) => a.ftpHostName),
-  baseUrl: (u) => u.account.apply((a) => a.baseUrl),
-  credentials: (u) => pulumi.all([u.account, u.secrets]).apply(([a, s]) => credentialsOf(a, s)),
-  name: (u) => u.credentials.apply((c) => c.name),
-  password: (u) => u.credentials.apply((c) => c.password),
-  swift: (u) => u.credentials.apply((c) => c.swift),
-  s3: (u) => u.credentials.apply((c) => c.s3),
-  ftp: (u) => u.credentials.apply((c) => c.ftp),
-  env: (u) => u.credentials.apply(envOf),
-  ftpUrl: (u) => u.credentials.apply((c) => ftpUrlOf(c.ftp)),
+  userId: (u) => of(u.id, (id) => (/^\d+$/.test(id) ? Number(id) : undefined)),
+  state: (u) => of(u.account, (a) => a.state),
+  tasks: (u) => of(u.account, (a) => a.tasks),
+  creationTaskId: (u) => of(u.account, (a) => creationTaskIdOf(a.tasks)),
+  swiftEndpoint: (u) => of(u.account, (a) => a.swiftEndpoint),
+  s3Endpoint: (u) => of(u.account, (a) => a.s3Endpoint),
+  ftpHostName: (u) => of(u.account, (a) => a.ftpHostName),
+  baseUrl: (u) => of(u.account, (a) => a.baseUrl),
+  credentials: (u) => pulumi.all([u.account, u.secrets]).apply(([a, s]) => (a && s ? credentialsOf(a, s) : undefined)),
+  name: (u) => of(u.credentials, (c) => c.name),
+  password: (u) => of(u.credentials, (c) => c.password),
+  swift: (u) => of(u.credentials, (c) => c.swift),
+  s3: (u) => of(u.credentials, (c) => c.s3),
+  ftp: (u) => of(u.credentials, (c) => c.ftp),
+  env: (u) => of(u.credentials, envOf),
+  ftpUrl: (u) => of(u.credentials, (c) => ftpUrlOf(c.ftp)),
 };
 for (const [key, make] of Object.entries(derived)) {
   Object.defineProperty(StorageUser.prototype, key, {

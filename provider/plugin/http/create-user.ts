@@ -30,7 +30,7 @@ async function attempt(request: Request, deadline: number, userName: string, sou
   } catch (err) {
     return judgeError(err, request.url, source);
   }
-  return judgeResponse(res, request.url, userName);
+  return judgeResponse(res, request.url, userName, request.headers.authorization);
 }
 
 export async function createUser(req: CreateUserRequest, policy: RetryPolicy = defaultRetryPolicy): Promise<CreateOutcome> {
