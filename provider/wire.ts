@@ -88,10 +88,23 @@ export type Secrets = Pick<Credentials, "name" | "password"> & {
 
 /**
  * Outputs as stored in state from 0.2.0: the inputs, one plain `account` and one secret
- * `secrets` (marked by the resource's additionalSecretOutputs). The user's Id is the resource
- * id; everything else the resource offers is derived from these in the program.
+ * `secrets` (marked by the resource's additionalSecretOutputs), each the JSON text of its
+ * object: the engine walks every property value of every resource at each checkpoint of an
+ * `up`, and one string per user costs it far less than a tree (bench/README.md "Where `up`
+ * goes"). The user's Id is the resource id; everything else the resource offers is derived
+ * from these in the program.
  */
-export type StorageUserOutputs = Pick<UserInputs, "userName" | "persistPassword" | "connection"> & { account: Account; secrets: Secrets };
+export type StorageUserOutputs = Pick<UserInputs, "userName" | "persistPassword" | "connection"> & { account: string; secrets: string };
+
+/** A stored `account` or `secrets`: JSON text (objects are accepted too); undefined when absent or unreadable. */
+export function stored<T>(value: unknown): T | undefined {
+  if (typeof value !== "string") return typeof value === "object" && value !== null ? (value as T) : undefined;
+  try {
+    return JSON.parse(value) as T;
+  } catch {
+    return undefined;
+  }
+}
 
 export function toOutputs(inputs: UserInputs, user: CreatedUser, baseUrl: string): StorageUserOutputs {
   const { endpoint: swiftEndpoint, ...swift } = user.swift;
@@ -101,8 +114,8 @@ export function toOutputs(inputs: UserInputs, user: CreatedUser, baseUrl: string
     userName: inputs.userName,
     persistPassword: inputs.persistPassword,
     ...(inputs.connection === undefined ? {} : { connection: inputs.connection }),
-    account: { baseUrl, state: user.state, tasks: user.tasks, swiftEndpoint, s3Endpoint, ftpHostName },
-    secrets: { name: user.name, password: user.password, swift, s3, ftp },
+    account: JSON.stringify({ baseUrl, state: user.state, tasks: user.tasks, swiftEndpoint, s3Endpoint, ftpHostName } satisfies Account),
+    secrets: JSON.stringify({ name: user.name, password: user.password, swift, s3, ftp } satisfies Secrets),
   };
 }
 
@@ -136,7 +149,7 @@ export function upgradeOutputs<T extends Record<string, unknown>>(olds: T): T {
   const { endpoint: _3, ...s3 } = c.s3;
   const { hostName: _h, ...ftp } = c.ftp;
   const account = { ...(baseUrl === undefined ? {} : { baseUrl }), state, tasks, swiftEndpoint, s3Endpoint, ftpHostName };
-  return { ...rest, account, secrets: { name: c.name, password: c.password, swift, s3, ftp } } as unknown as T;
+  return { ...rest, account: JSON.stringify(account), secrets: JSON.stringify({ name: c.name, password: c.password, swift, s3, ftp }) } as unknown as T;
 }
 
 /**

@@ -41,8 +41,11 @@ describe("create on success", () => {
     const u = api.users.find((x) => x.Name === userName)!;
     expect(res.id).toBe(String(u.Id));
     const outs = res.outs as runtime.StorageUserOutputs;
-    // Each value once (the Id is the resource id); the secret holds only secrets.
-    expect(outs).toEqual({
+    // Each value once (the Id is the resource id); the secret holds only secrets; both as JSON text.
+    expect(Object.keys(outs).sort()).toEqual(["account", "persistPassword", "secrets", "userName"]);
+    expect(typeof outs.account).toBe("string");
+    expect(typeof outs.secrets).toBe("string");
+    expect({ ...outs, account: JSON.parse(outs.account), secrets: JSON.parse(outs.secrets) }).toEqual({
       userName,
       persistPassword: false,
       account: {
@@ -63,7 +66,7 @@ describe("create on success", () => {
     });
     expect(JSON.parse(JSON.stringify(outs))).toEqual(outs); // plain JSON only: the plugin rejects anything else
     // What the program offers as `credentials`: the endpoints put back.
-    expect(credentialsOf(outs.account, outs.secrets)).toEqual({
+    expect(credentialsOf(JSON.parse(outs.account), JSON.parse(outs.secrets))).toEqual({
       name: userName,
       password: u.Password,
       swift: { endpoint: u.SwiftApiConnection.Endpoint, tenantId: u.SwiftApiConnection.TenantId, accessKey: u.SwiftApiConnection.AccessKey, password: u.SwiftApiConnection.Password },
@@ -84,7 +87,7 @@ describe("create on success", () => {
     const res = await runtime.create(inputs({ userName }));
     const u = api.users.find((x) => x.Name === userName)!;
     expect(res.id).toBe(String(u.Id));
-    expect(creationTaskIdOf((res.outs as runtime.StorageUserOutputs).account.tasks)).toBe(u.Tasks[0].Id);
+    expect(creationTaskIdOf(JSON.parse((res.outs as runtime.StorageUserOutputs).account).tasks)).toBe(u.Tasks[0].Id);
   });
 });
 
@@ -351,13 +354,13 @@ describe("diff", () => {
     const news = { userName: "a", persistPassword: false, __provider: "v2" };
     expect(await runtime.diff("1", v01, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     const { outs } = await runtime.update("1", v01, news);
-    expect(outs).toEqual({
+    expect({ ...outs, account: JSON.parse(outs.account), secrets: JSON.parse(outs.secrets) }).toEqual({
       userName: "a",
       persistPassword: false,
       account: { state: "New", tasks, swiftEndpoint: swift.endpoint, s3Endpoint: s3.endpoint, ftpHostName: ftp.hostName },
       secrets: { name: "a", password: "p", swift: { tenantId: "t", accessKey: "sa", password: "sp" }, s3: { accessKey: "a", secretKey: "s" }, ftp: { login: "l", password: "fp" } },
     });
-    expect(credentialsOf(outs.account, outs.secrets)).toEqual(v01.credentials); // nothing lost
+    expect(credentialsOf(JSON.parse(outs.account), JSON.parse(outs.secrets))).toEqual(v01.credentials); // nothing lost
     expect(await runtime.diff("1", { ...outs, __provider: "v2" }, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
     expect(api.createAttempts).toBe(before);
   });

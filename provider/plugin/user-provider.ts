@@ -7,7 +7,7 @@ import { defaults } from "../defaults";
 import { connectionChangedWarning, connectionLabel, FailureRecord, leftStackWarning, outcomeUnknown, RecordedFailureError, repeatedFailure } from "../errors";
 import { replaceWarning, responseUnusable, serviceMovedWarning, serviceReaddressedWarning, serviceRecordedWarning, upgradeWarning } from "../errors";
 import { UNKNOWN, validateInputs } from "../inputs";
-import { Account, needsUpgrade, toOutputs, upgradeOutputs, UserInputs, withDefaults } from "../wire";
+import { Account, needsUpgrade, stored, toOutputs, upgradeOutputs, UserInputs, withDefaults } from "../wire";
 import { warnAbout } from "./engine-log";
 import { createUser } from "./http/create-user";
 import { configure as configureSettings, declaredNewAddress, resolveBaseUrl, resolveSettings } from "./settings";
@@ -46,7 +46,7 @@ function currentService(connection: unknown): string | undefined {
 
 /** The recorded service: in `account` from 0.2.0, at the top in 0.1.x state and in recorded failures. */
 const recordedService = (props: Props): string | undefined => {
-  const url = (props.account as Account | undefined)?.baseUrl ?? props.baseUrl;
+  const url = stored<Account>(props.account)?.baseUrl ?? props.baseUrl;
   return typeof url === "string" ? url : undefined;
 };
 
@@ -125,8 +125,8 @@ export async function update(id: string, olds: Props, news: Props): Promise<dyna
   const { __provider: _p, connection: _c, ...outs } = upgradeOutputs(olds);
   const now = currentService(news.connection);
   // Re-recorded only when STORAGE_SERVICE_NEW_ADDRESS names the new address (see diff).
-  const account = outs.account as Account | undefined;
-  if (now !== undefined && account?.baseUrl !== undefined && now === declaredNewAddress()) outs.account = { ...account, baseUrl: now };
+  const account = stored<Account>(outs.account);
+  if (now !== undefined && account?.baseUrl !== undefined && now === declaredNewAddress()) outs.account = JSON.stringify({ ...account, baseUrl: now });
   return { outs: typeof news.connection === "string" ? { ...outs, connection: news.connection } : outs };
 }
 
@@ -145,8 +145,8 @@ export async function read(id: string, props: Props): Promise<dynamic.ReadResult
   console.warn(serviceRecordedWarning(refOf(id, props), connectionLabel(connection), now));
   // Kept in the shape it has: a refresh is no registration, so a key new to this resource
   // would not be marked secret (only `up` rewrites 0.1.x state; see update).
-  const account = props.account as Account | undefined;
-  return { id, props: account ? { ...outs, account: { ...account, baseUrl: now } } : { ...outs, baseUrl: now } };
+  const account = stored<Account>(props.account);
+  return { id, props: account ? { ...outs, account: JSON.stringify({ ...account, baseUrl: now }) } : { ...outs, baseUrl: now } };
 }
 
 /** The API has no delete call: the user stays on the service; say so, loudly and by name. */

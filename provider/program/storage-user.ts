@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { defaults } from "../defaults";
 import { ImportUnsupportedError, refusals } from "../errors";
 import { argNames, unknownArgFailures, valueFailures } from "../inputs";
-import { Account, creationTaskIdOf, Credentials, credentialsOf, FtpConnection, S3Connection, Secrets, SwiftConnection, Task } from "../wire";
+import { Account, creationTaskIdOf, Credentials, credentialsOf, FtpConnection, S3Connection, Secrets, stored, SwiftConnection, Task } from "../wire";
 import { envOf, ftpUrlOf } from "./app-config";
 import { redactResponseDumps } from "./debug-redaction";
 import { serializableProvider } from "./serializable";
@@ -100,10 +100,10 @@ export class StorageUser extends pulumi.dynamic.Resource {
   declare readonly env: pulumi.Output<Record<string, string>>;
   /** Secret: ftp://login:password@host/ */
   declare readonly ftpUrl: pulumi.Output<string>;
-  /** As stored in state (plain); the outputs above are derived from it. */
-  private readonly account!: pulumi.Output<Account>;
-  /** As stored in state (secret). */
-  private readonly secrets!: pulumi.Output<Secrets>;
+  /** As stored in state: JSON text of an Account (plain); the outputs above are derived from it. */
+  private readonly account!: pulumi.Output<string>;
+  /** As stored in state: JSON text of the Secrets (secret). */
+  private readonly secrets!: pulumi.Output<string>;
 
   constructor(name: string, args: StorageUserArgs, opts?: pulumi.CustomResourceOptions) {
     if (opts?.import !== undefined || opts?.id !== undefined) throw new ImportUnsupportedError(name);
@@ -160,29 +160,36 @@ function urnOf(name: string, parent: pulumi.Resource | undefined): pulumi.Input<
   return parent ? pulumi.createUrn(name, TYPE, parent) : `urn:pulumi:${pulumi.getStack()}::${pulumi.getProject()}::${TYPE}::${name}`;
 }
 
-type Self = { account: pulumi.Output<Account>; secrets: pulumi.Output<Secrets>; id: pulumi.Output<string>; credentials: pulumi.Output<Credentials> };
+type Self = { account: pulumi.Output<string>; secrets: pulumi.Output<string>; id: pulumi.Output<string>; credentials: pulumi.Output<Credentials> };
 
 /** `f` of a stored value; undefined while it is absent (state of 0.1.x, until the update that rewrites it). */
-const of = <T, R>(o: pulumi.Output<T>, f: (v: T) => R) => o.apply((v) => (v === undefined || v === null ? undefined : f(v)));
+const of = <T, R>(o: pulumi.Output<unknown>, f: (v: T) => R) =>
+  o.apply((v) => {
+    const value = typeof v === "string" ? stored<T>(v) : (v as T | undefined);
+    return value === undefined || value === null ? undefined : f(value);
+  });
 
 /** The outputs derived from what state holds; secret where made from `secrets`. */
 const derived: Record<string, (u: Self) => pulumi.Output<unknown>> = {
-  userId: (u) => of(u.id, (id) => (/^\d+$/.test(id) ? Number(id) : undefined)),
-  state: (u) => of(u.account, (a) => a.state),
-  tasks: (u) => of(u.account, (a) => a.tasks),
-  creationTaskId: (u) => of(u.account, (a) => creationTaskIdOf(a.tasks)),
-  swiftEndpoint: (u) => of(u.account, (a) => a.swiftEndpoint),
-  s3Endpoint: (u) => of(u.account, (a) => a.s3Endpoint),
-  ftpHostName: (u) => of(u.account, (a) => a.ftpHostName),
-  baseUrl: (u) => of(u.account, (a) => a.baseUrl),
-  credentials: (u) => pulumi.all([u.account, u.secrets]).apply(([a, s]) => (a && s ? credentialsOf(a, s) : undefined)),
-  name: (u) => of(u.credentials, (c) => c.name),
-  password: (u) => of(u.credentials, (c) => c.password),
-  swift: (u) => of(u.credentials, (c) => c.swift),
-  s3: (u) => of(u.credentials, (c) => c.s3),
-  ftp: (u) => of(u.credentials, (c) => c.ftp),
+  userId: (u) => u.id.apply((id) => (/^\d+$/.test(id) ? Number(id) : undefined)),
+  state: (u) => of(u.account, (a: Account) => a.state),
+  tasks: (u) => of(u.account, (a: Account) => a.tasks),
+  creationTaskId: (u) => of(u.account, (a: Account) => creationTaskIdOf(a.tasks)),
+  swiftEndpoint: (u) => of(u.account, (a: Account) => a.swiftEndpoint),
+  s3Endpoint: (u) => of(u.account, (a: Account) => a.s3Endpoint),
+  ftpHostName: (u) => of(u.account, (a: Account) => a.ftpHostName),
+  baseUrl: (u) => of(u.account, (a: Account) => a.baseUrl),
+  credentials: (u) => pulumi.all([u.account, u.secrets]).apply(([a, s]) => {
+    const [account, secrets] = [stored<Account>(a), stored<Secrets>(s)];
+    return account && secrets ? credentialsOf(account, secrets) : undefined;
+  }),
+  name: (u) => of(u.credentials, (c: Credentials) => c.name),
+  password: (u) => of(u.credentials, (c: Credentials) => c.password),
+  swift: (u) => of(u.credentials, (c: Credentials) => c.swift),
+  s3: (u) => of(u.credentials, (c: Credentials) => c.s3),
+  ftp: (u) => of(u.credentials, (c: Credentials) => c.ftp),
   env: (u) => of(u.credentials, envOf),
-  ftpUrl: (u) => of(u.credentials, (c) => ftpUrlOf(c.ftp)),
+  ftpUrl: (u) => of(u.credentials, (c: Credentials) => ftpUrlOf(c.ftp)),
 };
 for (const [key, make] of Object.entries(derived)) {
   Object.defineProperty(StorageUser.prototype, key, {
