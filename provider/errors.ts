@@ -40,11 +40,12 @@ export class ConfigInvalidError extends StorageUserError {
  * the fix; never the value.
  */
 export class ConfigNotSecretError extends StorageUserError {
-  constructor(key: string, where: string, path: boolean, env: string) {
+  /** `project`: found in the project file's `config:` block (`where`), which has no secret form. */
+  constructor(key: string, where: string, path: boolean, env: string, project = false) {
     super(
       "CONFIG_NOT_SECRET",
-      `${key} is set in plain text in the stack configuration (${where}); Pulumi would write it unencrypted into the state, its history and backups`,
-      `run \`pulumi config set${path ? " --path" : ""} --secret ${key} <token>\` (or remove it and set ${env} in the environment), and rotate the token if that file or the stack's state was shared`,
+      `${key} is set in plain text in the ${project ? "project" : "stack"} configuration (${where}); Pulumi would write it unencrypted into the state, its history and backups`,
+      `${project ? `remove it from the config block of ${where} and ` : ""}run \`pulumi config set${path ? " --path" : ""} --secret ${key} <token>\` (or ${project ? "" : "remove it and "}set ${env} in the environment), and rotate the token if that file or the stack's state was shared`,
     );
   }
 }

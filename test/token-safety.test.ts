@@ -72,6 +72,22 @@ describe("storage:accessToken", () => {
     }
   });
 
+  test("set in the project file's config block: preview fails naming that file and the fix, never the value", async () => {
+    const projectToken = "project-token-4b1d9e7c2a"; // test/programs/project-token/Pulumi.yaml
+    const stack = await TestStack.create({ programDir: "test/programs/project-token", config: { "storage:baseUrl": api.url } });
+    try {
+      const before = api.requests.length;
+      const pv = await stack.preview();
+      expect(pv.code, pv.output).not.toBe(0);
+      expect(pv.output).toContain("[CONFIG_NOT_SECRET] storage:accessToken is set in plain text in the project configuration (Pulumi.yaml)");
+      expect(pv.output).toContain("remove it from the config block of Pulumi.yaml and run `pulumi config set --secret storage:accessToken <token>`");
+      expect(pv.output).not.toContain(projectToken);
+      expect(api.requests.length).toBe(before);
+    } finally {
+      await stack.dispose();
+    }
+  });
+
   test("set with --secret: up works; state, history and backups hold it only encrypted, as the default provider's input", async () => {
     const stack = await TestStack.create({
       programDir: "test/programs/options",

@@ -44,31 +44,29 @@ function secretKeys(): string[] | undefined {
   }
 }
 
-/** `Pulumi.<stack>.yaml` of this program (honouring `stackConfigDir`), if it can be found. */
-function stackConfigFile(): string | undefined {
+/** This program's project file and `Pulumi.<stack>.yaml` (honouring `stackConfigDir`), where they can be found. */
+function configFiles(): { project?: string; stack?: string } {
   let root: string;
   let stack: string;
   try {
     root = pulumi.runtime.getRootDirectory?.() || process.cwd();
     stack = pulumi.getStack();
   } catch {
-    return undefined;
+    return {};
   }
   let dir = root;
-  for (const name of ["Pulumi.yaml", "Pulumi.yml"]) {
-    try {
-      const m = /^stackConfigDir:\s*["']?([^"'\n#]+?)["']?\s*(#.*)?$/m.exec(fs.readFileSync(path.join(root, name), "utf8"));
-      if (m) dir = path.resolve(root, m[1]);
-      break;
-    } catch {
-      continue;
-    }
+  const project = ["Pulumi.yaml", "Pulumi.yml"].map((name) => path.join(root, name)).find((f) => fs.existsSync(f));
+  const m = project && /^stackConfigDir:\s*["']?([^"'\n#]+?)["']?\s*(#.*)?$/m.exec(readText(project) ?? "");
+  if (m) dir = path.resolve(root, m[1]);
+  return { project, stack: ["yaml", "yml"].map((ext) => path.join(dir, `Pulumi.${stack}.${ext}`)).find((f) => fs.existsSync(f)) };
+}
+
+function readText(file: string | undefined): string | undefined {
+  try {
+    return file ? fs.readFileSync(file, "utf8") : undefined;
+  } catch {
+    return undefined;
   }
-  for (const ext of ["yaml", "yml"]) {
-    const file = path.join(dir, `Pulumi.${stack}.${ext}`);
-    if (fs.existsSync(file)) return file;
-  }
-  return undefined;
 }
 
 /** The tokens in stack config, by key; values are only compared, never printed. */
@@ -103,21 +101,18 @@ export function assertTokensSecret(): void {
   checked = true;
   if (tokens.length === 0) return;
   const secret = secretKeys();
-  const file = stackConfigFile();
-  let fileText: string | undefined;
-  try {
-    fileText = file ? fs.readFileSync(file, "utf8") : undefined;
-  } catch {
-    fileText = undefined;
-  }
-  const where = file ? path.basename(file) : "the stack's config file";
+  const files = configFiles();
+  const [stackText, projectText] = [readText(files.stack), readText(files.project)];
   for (const t of tokens) {
     const notSecret = secret !== undefined && !secret.includes(t.topLevel);
-    // Short values could appear in the file by coincidence; real tokens are longer.
-    const inFile = fileText !== undefined && t.value.length >= 8 && fileText.includes(t.value);
-    if (notSecret || inFile) {
+    // Short values could appear in a file by coincidence; real tokens are longer.
+    const inFile = (text: string | undefined) => text !== undefined && t.value.length >= 8 && text.includes(t.value);
+    // Project-level config (the project file's `config:` block) is plain text by nature.
+    const inProject = !inFile(stackText) && inFile(projectText);
+    if (notSecret || inFile(stackText) || inProject) {
       checked = false;
-      throw new ConfigNotSecretError(t.key, where, t.path, t.env);
+      const where = inProject ? path.basename(files.project!) : files.stack ? path.basename(files.stack) : "the stack's config file";
+      throw new ConfigNotSecretError(t.key, where, t.path, t.env, inProject);
     }
   }
 }

@@ -1,0 +1,3 @@
+import { StorageUser } from "pulumi-storage-user";
+
+new StorageUser("app", { userName: "project-token" });
