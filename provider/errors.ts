@@ -13,6 +13,12 @@ export type StorageUserErrorCode =
   | "REJECTED" | "REDIRECT_REFUSED" | "UNREACHABLE" | "RETRIES_EXHAUSTED" | "OUTCOME_UNKNOWN" | "RESPONSE_UNUSABLE" | "IMPORT_UNSUPPORTED";
 
 export class StorageUserError extends Error {
+  /**
+   * The mark of Pulumi's RunError (@pulumi/pulumi errors.js `RunError.isInstance`, read by
+   * cmd/run's uncaught-error handler): thrown in a program, the error prints as its message, not
+   * as "failed with an unhandled exception" with a stack trace; the message says what to do.
+   */
+  readonly __pulumiRunError = true;
   constructor(readonly code: StorageUserErrorCode, what: string, todo: string, cause?: unknown) {
     super(`[${code}] ${what}: ${todo}`, cause === undefined ? undefined : { cause });
     this.name = new.target.name;
@@ -223,7 +229,7 @@ export function serviceReaddressedWarning(u: UserRef & { service: string }, conn
 /** diff: state written by 0.1.x is rewritten in today's shape by the next up. */
 export function upgradeWarning(u: UserRef): string {
   return (
-    `warning: StorageUser '${u.userName}' (id ${u.id}) was recorded by pulumi-storage-user 0.1.x: this up rewrites its state in the 0.2 shape ` +
+    `warning: StorageUser '${u.userName}' (id ${u.id}) was recorded by pulumi-storage-user 0.1.x: the next pulumi up rewrites its state in the 0.2 shape ` +
     "(an update with no API call; the user and its credentials stay as they are)"
   );
 }
@@ -281,7 +287,10 @@ function urnArg(urn: unknown): { arg: string; from: string } {
 
 function replaceHint(urn: unknown): string {
   const { arg, from } = urnArg(urn);
-  return `run \`pulumi up --replace ${arg}\`${from} to create a new user, or \`pulumi state delete ${arg}\` to forget this one`;
+  return (
+    `run \`pulumi up --replace ${arg}\`${from} to create a new user, or \`pulumi state delete ${arg}\` to forget this one ` +
+    "(not while the user it was to replace is still in the stack under the same URN: the CLI cannot tell the two apart, so use the replace)"
+  );
 }
 
 /** A 2xx whose body is unusable but names the user's Id. */

@@ -164,7 +164,7 @@ test("state written by release 0.1.0 upgrades by one update with no API call; re
     expect(pv.code, pv.output).toBe(0);
     expect(pv.output).toMatch(/1 to update/);
     expect(pv.output).not.toMatch(/to replace/);
-    expect(pv.output).toContain(`StorageUser 'upgraded' (id ${before.id}) was recorded by pulumi-storage-user 0.1.x: this up rewrites its state in the 0.2 shape`);
+    expect(pv.output).toContain(`StorageUser 'upgraded' (id ${before.id}) was recorded by pulumi-storage-user 0.1.x: the next pulumi up rewrites its state in the 0.2 shape`);
     const up = await stack.up();
     expect(up.code, up.output).toBe(0);
     expect(up.output).toMatch(/1 updated/);
