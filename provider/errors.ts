@@ -66,12 +66,12 @@ export class UnsupportedOptionError extends StorageUserError {
 /** 401/403: the API refused the token. Nothing was created. */
 export class UnauthorizedError extends StorageUserError {
   /** `withScheme`: the configured token starts with an auth scheme ("Bearer …"), which the API does not use. */
-  constructor(status: number, detail: string, withScheme = false) {
+  constructor(status: number, detail: string, withScheme = false, source?: string) {
     super(
       "UNAUTHORIZED",
       `the storage API refused the access token (HTTP ${status}${detail ? `: ${redact(detail)}` : ""})`,
       (withScheme ? "the configured token starts with a scheme such as `Bearer `, but the API takes the bare token (sent as `Authorization: <token>`): set it without the prefix; otherwise " : "") +
-        "check the token of the user's connection (storage:accessToken, storage:connections.<name>.accessToken, or its environment variable); nothing was created",
+        `check the token of the user's connection (${source ? `read from ${source}` : "storage:accessToken, storage:connections.<name>.accessToken, or its environment variable"}); nothing was created`,
     );
   }
 }

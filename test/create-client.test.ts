@@ -145,6 +145,15 @@ describe("retries only what created nothing", () => {
     expect(err.message).toContain("storage:connections.eu.baseUrl is right");
     expect(err.message).not.toContain("storage:baseUrl");
   });
+
+  test("a token refused on a named connection: the hint names where that token was read", async () => {
+    const wrong = "wrong-token-for-eu-4d2c";
+    useConfig({ "storage:connections": JSON.stringify({ eu: { baseUrl: api.url, accessToken: wrong } }) });
+    const err = await failure(runtime.create(inputs({ userName: fresh(), connection: "eu" })));
+    expect(err.code).toBe("UNAUTHORIZED");
+    expect(err.message).toContain("check the token of the user's connection (read from storage:connections.eu.accessToken)");
+    expect(err.message).not.toContain(wrong);
+  });
 });
 
 /** Consumes faults left over by a test that stopped early, so they do not leak into the next. */

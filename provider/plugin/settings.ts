@@ -104,11 +104,12 @@ export function resolveAccessToken(connection?: string): string {
   return value;
 }
 
-/** The config key or environment variable the connection's base URL was read from. */
-export function baseUrlSource(connection?: string): string {
-  return lookup("baseUrl", connection).source;
-}
-
-export function resolveSettings(connection?: string): { baseUrl: URL; accessToken: string; baseUrlSource: string } {
-  return { baseUrl: resolveBaseUrl(connection), accessToken: resolveAccessToken(connection), baseUrlSource: baseUrlSource(connection) };
+/** Each setting with the config key or environment variable it was read from, for the hints in errors. */
+export function resolveSettings(connection?: string): { baseUrl: URL; accessToken: string; baseUrlSource: string; accessTokenSource: string } {
+  return {
+    baseUrl: resolveBaseUrl(connection),
+    accessToken: resolveAccessToken(connection),
+    baseUrlSource: lookup("baseUrl", connection).source,
+    accessTokenSource: lookup("accessToken", connection).source,
+  };
 }

@@ -15,6 +15,8 @@ export interface CreateUserRequest {
   accessToken: string;
   /** Where baseUrl came from (a config key or an environment variable), for the hints in errors. */
   baseUrlSource?: string;
+  /** Where accessToken came from, likewise. */
+  accessTokenSource?: string;
   userName: string;
   persistPassword: boolean;
   /** Absolute time (ms since epoch) after which no new attempt starts and waiting stops. */
@@ -23,14 +25,14 @@ export interface CreateUserRequest {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-async function attempt(request: Request, deadline: number, userName: string, source: string): Promise<Verdict> {
+async function attempt(request: Request, req: CreateUserRequest, source: string): Promise<Verdict> {
   let res: Awaited<ReturnType<typeof post>>;
   try {
-    res = await post(request, deadline);
+    res = await post(request, req.deadline);
   } catch (err) {
     return judgeError(err, request.url, source);
   }
-  return judgeResponse(res, request.url, userName, request.headers.authorization);
+  return judgeResponse(res, request.url, req.userName, { token: request.headers.authorization, source: req.accessTokenSource });
 }
 
 export async function createUser(req: CreateUserRequest, policy: RetryPolicy = defaultRetryPolicy): Promise<CreateOutcome> {
@@ -39,7 +41,7 @@ export async function createUser(req: CreateUserRequest, policy: RetryPolicy = d
   let redirects = 0;
   let attempts = 1;
   for (;;) {
-    const verdict = await attempt(request, req.deadline, req.userName, source);
+    const verdict = await attempt(request, req, source);
     if (verdict.kind === "done") return verdict.outcome;
     if (verdict.kind === "redirect") {
       request.url = redirectTarget(verdict.status, verdict.location, request.url, ++redirects); // a hop is not an attempt

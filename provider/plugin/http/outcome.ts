@@ -34,7 +34,8 @@ export function judgeError(err: unknown, url: URL, source = "storage:baseUrl"): 
 }
 
 /** An HTTP answer, by status. A 2xx means the user exists: whatever its body holds, it is "created" or "unusable". */
-export async function judgeResponse(res: Dispatcher.ResponseData, url: URL, userName: string, token = ""): Promise<Verdict> {
+/** `token`: the token sent and where it was read from, for the hint of a 401/403. */
+export async function judgeResponse(res: Dispatcher.ResponseData, url: URL, userName: string, token: { token?: string; source?: string } = {}): Promise<Verdict> {
   const status = res.statusCode;
   if (status >= 200 && status < 300) {
     let read: { text: string; truncated: boolean };
@@ -51,7 +52,7 @@ export async function judgeResponse(res: Dispatcher.ResponseData, url: URL, user
     return Array.isArray(v) ? v[0] : v;
   };
   if (status >= 300 && status < 400) return { kind: "redirect", status, location: header("location") ?? "" };
-  if (status === 401 || status === 403) throw new UnauthorizedError(status, detail, /^(bearer|basic|token)\s/i.test(token));
+  if (status === 401 || status === 403) throw new UnauthorizedError(status, detail, /^(bearer|basic|token)\s/i.test(token.token ?? ""), token.source);
   if (status === 404 || status === 405) throw new EndpointNotFoundError(status, shownUrl(url));
   if (status === 409) throw new NameTakenError(userName, detail);
   if (status !== 429 && status >= 400 && status < 500) throw new RejectedError(status, detail);
