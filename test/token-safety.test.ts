@@ -42,6 +42,16 @@ function expectHistoryAndBackups(stack: TestStack) {
   expect(files.some((f) => f.includes(`${path.sep}backups${path.sep}`)), "no backup files to search").toBe(true);
 }
 
+/** Preview fails with every one of `texts`, never shows `secret`, and sends no request. */
+async function expectRefusedAtPreview(stack: TestStack, secret: string, texts: string[]) {
+  const before = api.requests.length;
+  const r = await stack.preview();
+  expect(r.code, r.output).not.toBe(0);
+  for (const text of texts) expect(r.output).toContain(text);
+  expect(r.output).not.toContain(secret);
+  expect(api.requests.length).toBe(before);
+}
+
 describe("storage:accessToken", () => {
   test("set without --secret: preview and up fail naming the key and the fix, never the value", async () => {
     const stack = await TestStack.create({
@@ -76,13 +86,10 @@ describe("storage:accessToken", () => {
     const projectToken = "project-token-4b1d9e7c2a"; // test/programs/project-token/Pulumi.yaml
     const stack = await TestStack.create({ programDir: "test/programs/project-token", config: { "storage:baseUrl": api.url } });
     try {
-      const before = api.requests.length;
-      const pv = await stack.preview();
-      expect(pv.code, pv.output).not.toBe(0);
-      expect(pv.output).toContain("[CONFIG_NOT_SECRET] storage:accessToken is set in plain text in the project configuration (Pulumi.yaml)");
-      expect(pv.output).toContain("remove it from the config block of Pulumi.yaml and run `pulumi config set --secret storage:accessToken <token>`");
-      expect(pv.output).not.toContain(projectToken);
-      expect(api.requests.length).toBe(before);
+      await expectRefusedAtPreview(stack, projectToken, [
+        "[CONFIG_NOT_SECRET] storage:accessToken is set in plain text in the project configuration (Pulumi.yaml)",
+        "remove it from the config block of Pulumi.yaml and run `pulumi config set --secret storage:accessToken <token>`",
+      ]);
     } finally {
       await stack.dispose();
     }
@@ -149,14 +156,11 @@ describe("per-connection tokens (storage:connections.<name>.accessToken)", () =>
       },
     });
     try {
-      const before = api.requests.length;
-      const r = await stack.preview();
-      expect(r.code, r.output).not.toBe(0);
-      expect(r.output).toContain("[CONFIG_NOT_SECRET] storage:connections.eu.accessToken is set in plain text");
-      expect(r.output).toContain("pulumi config set --path --secret storage:connections.eu.accessToken <token>");
-      expect(r.output).toContain("STORAGE_ACCESS_TOKEN_EU");
-      expect(r.output).not.toContain(connToken);
-      expect(api.requests.length).toBe(before);
+      await expectRefusedAtPreview(stack, connToken, [
+        "[CONFIG_NOT_SECRET] storage:connections.eu.accessToken is set in plain text",
+        "pulumi config set --path --secret storage:connections.eu.accessToken <token>",
+        "STORAGE_ACCESS_TOKEN_EU",
+      ]);
     } finally {
       await stack.dispose();
     }
