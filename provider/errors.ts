@@ -8,9 +8,22 @@
  */
 import type { ForgottenUser } from "./plugin/ledger-provider";
 
-export type StorageUserErrorCode =
-  | "INVALID_INPUT" | "CONFIG_MISSING" | "CONFIG_INVALID" | "CONFIG_NOT_SECRET" | "UNAUTHORIZED" | "ENDPOINT_NOT_FOUND" | "NAME_TAKEN"
-  | "REJECTED" | "REDIRECT_REFUSED" | "UNREACHABLE" | "RETRIES_EXHAUSTED" | "OUTCOME_UNKNOWN" | "RESPONSE_UNUSABLE" | "IMPORT_UNSUPPORTED";
+/** Every error code, a stable contract (README "Errors"): each failure kind keeps its code across releases. */
+export const errorCodes = [
+  "INVALID_INPUT", "CONFIG_MISSING", "CONFIG_INVALID", "CONFIG_NOT_SECRET", "PLUGIN_CANNOT_START", "UNAUTHORIZED", "ENDPOINT_NOT_FOUND",
+  "NAME_TAKEN", "REJECTED", "REDIRECT_REFUSED", "UNREACHABLE", "RETRIES_EXHAUSTED", "OUTCOME_UNKNOWN", "RESPONSE_UNUSABLE", "IMPORT_UNSUPPORTED",
+] as const;
+export type StorageUserErrorCode = (typeof errorCodes)[number];
+
+/**
+ * The warnings a user or a pipeline must act on, each with a stable code at the start of its
+ * text (`[USER_LEFT_STACK] …`), emitted with severity `warning` under the resource's URN.
+ */
+export const warningCodes = [
+  "REPLACE_LEAVES_USER", "SERVICE_MOVED", "CONNECTION_CHANGED", "SERVICE_READDRESSED", "STATE_UPGRADE", "SERVICE_RECORDED",
+  "USER_LEFT_STACK", "LEDGER_GREW", "LEDGER_DELETED",
+] as const;
+export type StorageUserWarningCode = (typeof warningCodes)[number];
 
 export class StorageUserError extends Error {
   /**
@@ -46,12 +59,18 @@ export class ConfigInvalidError extends StorageUserError {
  * the fix; never the value.
  */
 export class ConfigNotSecretError extends StorageUserError {
-  /** `project`: found in the project file's `config:` block (`where`), which has no secret form. */
-  constructor(key: string, where: string, path: boolean, env: string, project = false) {
+  /**
+   * `project`: found in the project file's `config:` block (`where`), which has no secret form.
+   * `inline`: an Automation API program, whose config is set with `stack.setConfig`.
+   */
+  constructor(key: string, where: string, path: boolean, env: string, project = false, inline = false) {
+    const set = inline
+      ? `set it with \`stack.setConfig("${key}", { value: token, secret: true }${path ? ", true" : ""})\``
+      : `run \`pulumi config set${path ? " --path" : ""} --secret ${key} <token>\``;
     super(
       "CONFIG_NOT_SECRET",
       `${key} is set in plain text in the ${project ? "project" : "stack"} configuration (${where}); Pulumi would write it unencrypted into the state, its history and backups`,
-      `${project ? `remove it from the config block of ${where} and ` : ""}run \`pulumi config set${path ? " --path" : ""} --secret ${key} <token>\` (or ${project ? "" : "remove it and "}set ${env} in the environment), and rotate the token if that file or the stack's state was shared`,
+      `${project ? `remove it from the config block of ${where} and ` : ""}${set} (or ${project ? "" : "remove it and "}set ${env} in the environment), and rotate the token if that file or the stack's state was shared`,
     );
   }
 }
@@ -148,6 +167,23 @@ export class RecordedFailureError extends StorageUserError {
   constructor(code: FailureRecord["code"], what: string, todo: string, readonly id: string, readonly properties: Record<string, unknown>, cause?: unknown) {
     super(code, what, todo, cause);
     this.reasons = [this.message];
+  }
+}
+
+/**
+ * The dynamic-provider plugin would start where it cannot load: Pulumi starts it in the
+ * program's directory, and it loads @pulumi/pulumi and this package from the node_modules
+ * there (pulumi/pulumi#5578, #5455). Refused before anything is registered.
+ */
+export class PluginCannotStartError extends StorageUserError {
+  constructor(dir: string, missing: string[], inline: boolean) {
+    super(
+      "PLUGIN_CANNOT_START",
+      `Pulumi will start the dynamic-provider plugin of StorageUser in ${dir}, where ${missing.join(" and ")} cannot be loaded (the plugin resolves them from its working directory); nothing was registered`,
+      inline
+        ? "give the inline program the directory whose node_modules hold them as its project's main: LocalWorkspace.createOrSelectStack({ stackName, projectName, program }, { projectSettings: { name: projectName, runtime: \"nodejs\", main: <that directory> } }) (the default main is the process's working directory), or start the service from that directory"
+        : `install them in ${dir} (npm install pulumi-storage-user @pulumi/pulumi), or point the project's main at the directory that has them`,
+    );
   }
 }
 

@@ -15,6 +15,8 @@ export interface UserInputs {
   connection?: string;
   /** From the resource option customTimeouts.create; not a user-facing argument. */
   __createTimeoutMs?: number;
+  /** The resource's URN (program/storage-user.ts), kept in the outputs for delete's warning. */
+  __urn?: string;
 }
 
 /** The inputs with every default filled in (persistPassword: docs/decisions.md). */
@@ -94,7 +96,7 @@ export type Secrets = Pick<Credentials, "name" | "password"> & {
  * goes"). The user's Id is the resource id; everything else the resource offers is derived
  * from these in the program.
  */
-export type StorageUserOutputs = Pick<UserInputs, "userName" | "persistPassword" | "connection"> & { account: string; secrets: string };
+export type StorageUserOutputs = Pick<UserInputs, "userName" | "persistPassword" | "connection" | "__urn"> & { account: string; secrets: string };
 
 /** A stored `account` or `secrets`: JSON text (objects are accepted too); undefined when absent or unreadable. */
 export function stored<T>(value: unknown): T | undefined {
@@ -114,6 +116,8 @@ export function toOutputs(inputs: UserInputs, user: CreatedUser, baseUrl: string
     userName: inputs.userName,
     persistPassword: inputs.persistPassword,
     ...(inputs.connection === undefined ? {} : { connection: inputs.connection }),
+    // delete and refresh get the outputs only: the URN they attach their warnings to.
+    ...(typeof inputs.__urn === "string" ? { __urn: inputs.__urn } : {}),
     account: JSON.stringify({ baseUrl, state: user.state, tasks: user.tasks, swiftEndpoint, s3Endpoint, ftpHostName } satisfies Account),
     secrets: JSON.stringify({ name: user.name, password: user.password, swift, s3, ftp } satisfies Secrets),
   };

@@ -76,14 +76,14 @@ describe("the life of one user", () => {
     // Preview, which CI reviews, says which user will stay on the service: id, name, service.
     const old = api.users[0];
     expect(pv.output).toContain(
-      `warning: StorageUser 'life-a' (id ${old.Id}, on ${new URL(api.url).href}) is to be replaced: the new user is created first, then this one leaves the stack but stays on the service`,
+      `warning: [REPLACE_LEAVES_USER] StorageUser 'life-a' (id ${old.Id}, on ${new URL(api.url).href}) is to be replaced: the new user is created first, then this one leaves the stack but stays on the service`,
     );
     expect(api.createAttempts).toBe(1);
 
     const r = await stack.up();
     expect(r.code, r.output).toBe(0);
     expect(api.users.map((u) => u.Name)).toEqual(["life-a", "life-b"]);
-    expect(r.output).toContain(`warning: StorageUser 'life-a' (id ${old.Id}) left the stack but still exists on the storage service`);
+    expect(r.output).toContain(`warning: [USER_LEFT_STACK] StorageUser 'life-a' (id ${old.Id}) left the stack but still exists on the storage service`);
     const [res] = await stack.resources();
     expect(res.id).toBe(String(api.users[1].Id));
   });
@@ -103,7 +103,7 @@ describe("the life of one user", () => {
     const r = await stack.destroy();
     expect(r.code, r.output).toBe(0);
     const id = api.users[1].Id;
-    expect(r.output).toContain(`warning: StorageUser 'life-b' (id ${id}) left the stack but still exists on the storage service, which has no delete call`);
+    expect(r.output).toContain(`warning: [USER_LEFT_STACK] StorageUser 'life-b' (id ${id}) left the stack but still exists on the storage service, which has no delete call`);
     expect(await stack.resources()).toHaveLength(0);
     expect(api.users).toHaveLength(2);
   });

@@ -12,8 +12,12 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { ApiServer, StoredUser, startApiServer } from "../server/api-server";
+import { ApiServer, startApiServer } from "../server/api-server";
 import { RunResult, TestStack } from "../scripts/stack";
+import { filesUnder, hits as hitsIn, secretsOf, withEncodings } from "./secrets";
+
+/** Every (needle, place) pair found: must be empty. */
+const hits = (places: Array<[string, string]>, list = needles()) => hitsIn(places, list);
 
 const token = "audit-token-7Hq2mZ9xW4vR8kLp";
 const TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";
@@ -24,49 +28,8 @@ const outputs: Array<[string, RunResult]> = [];
 /** Raw state file snapshots, by label. */
 const stateFiles: Array<[string, string]> = [];
 
-/** The secrets of a user as issued, each under a label; plus encodings a leak might take. */
-function secretsOf(u: StoredUser): Array<[string, string]> {
-  const ftpUrl = `ftp://${encodeURIComponent(u.FtpConnection.Login)}:${encodeURIComponent(u.FtpConnection.Password)}@${u.FtpConnection.HostName}/`;
-  return [
-    [`user ${u.Id} Password`, u.Password],
-    [`user ${u.Id} Swift TenantId`, u.SwiftApiConnection.TenantId],
-    [`user ${u.Id} Swift AccessKey`, u.SwiftApiConnection.AccessKey],
-    [`user ${u.Id} Swift Password`, u.SwiftApiConnection.Password],
-    [`user ${u.Id} S3 AccessKey`, u.S3Connection.AccessKey],
-    [`user ${u.Id} S3 SecretKey`, u.S3Connection.SecretKey],
-    [`user ${u.Id} FTP Login`, u.FtpConnection.Login],
-    [`user ${u.Id} FTP Password`, u.FtpConnection.Password],
-    [`user ${u.Id} ftp URL`, ftpUrl],
-    [`user ${u.Id} ftp userinfo`, `${u.FtpConnection.Login}:${u.FtpConnection.Password}`],
-  ];
-}
-
 function needles(): Array<[string, string]> {
-  const plain: Array<[string, string]> = [["access token", token], ...api.users.flatMap(secretsOf)];
-  return plain.flatMap(([label, value]) => [
-    [label, value],
-    [`${label} (base64)`, Buffer.from(value).toString("base64")],
-  ]);
-}
-
-/** Every (needle, place) pair found: must be empty. */
-function hits(places: Array<[string, string]>, list = needles()): string[] {
-  const found: string[] = [];
-  for (const [where, text] of places) for (const [what, value] of list) if (text.includes(value)) found.push(`${what} in ${where}`);
-  return found;
-}
-
-function filesUnder(dir: string): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile() && fs.statSync(p).size < 50 * 1024 * 1024) out.push([p, fs.readFileSync(p).toString("latin1")]);
-    }
-  };
-  if (fs.existsSync(dir)) walk(dir);
-  return out;
+  return withEncodings([["access token", token], ...api.users.flatMap(secretsOf)]);
 }
 
 async function step(label: string, run: Promise<RunResult>): Promise<RunResult> {

@@ -1,11 +1,16 @@
 /**
- * Plugin side: warnings shown under the resource they concern. What the dynamic-provider plugin
- * prints to the console reaches the CLI as a message of the stack; the engine's own Log service
- * (whose address the plugin is started with) takes the resource's URN, so the CLI shows the
- * warning under that StorageUser, at preview as at up. The URN comes from the resource's
- * `__urn` input (program/storage-user.ts). Whenever that is not possible, the console is used.
+ * Plugin side: warnings as warnings, shown under the resource they concern. What the
+ * dynamic-provider plugin prints to the console reaches the engine as text of the stack
+ * (severity `info#err`, no URN), which a program watching `onEvent` for warnings never sees;
+ * the engine's own Log service (whose address the plugin is started with) takes a severity and
+ * the resource's URN, so the CLI shows a warning under that StorageUser, at preview as at up,
+ * and the Automation API delivers a diagnostic event of severity `warning` with that URN. The
+ * URN comes from the resource's `__urn` input (program/storage-user.ts), kept in its outputs
+ * for delete and refresh. Without a URN (state written before 0.3) the warning is the stack's;
+ * only when the engine cannot be reached is the console used.
  */
 import * as path from "node:path";
+import type { StorageUserWarningCode } from "../errors";
 
 interface EngineClient {
   log(req: unknown, cb: (err: Error | null) => void): void;
@@ -32,20 +37,24 @@ function connect(): typeof engine {
   return engine;
 }
 
-/** Logs `message` (which starts with "warning: ") as a warning of the resource `urn`. */
-export async function warnAbout(urn: unknown, message: string): Promise<void> {
-  const e = typeof urn === "string" && urn.startsWith("urn:pulumi:") ? connect() : null;
+/**
+ * Logs `message` (which starts with "warning: ") as a warning of the resource `urn` (of the
+ * stack when there is none), marked with its stable `code`: `[CODE] …`.
+ */
+export async function warnAbout(urn: unknown, code: StorageUserWarningCode, message: string): Promise<void> {
+  const text = `[${code}] ${message.replace(/^warning: /, "")}`;
+  const e = connect();
   if (!e) {
-    console.warn(message);
+    console.warn(`warning: ${text}`);
     return;
   }
   const req = new e.pb.LogRequest();
   req.setSeverity(e.pb.LogSeverity.WARNING);
-  req.setMessage(message.replace(/^warning: /, ""));
-  req.setUrn(urn);
+  req.setMessage(text);
+  if (typeof urn === "string" && urn.startsWith("urn:pulumi:")) req.setUrn(urn);
   await new Promise<void>((resolve) =>
     e.client.log(req, (err) => {
-      if (err) console.warn(message);
+      if (err) console.warn(`warning: ${text}`);
       resolve();
     }),
   );

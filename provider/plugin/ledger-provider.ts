@@ -5,6 +5,7 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { describeForgotten, ledgerDeletedWarning, ledgerGrewWarning, reasons } from "../errors";
 import { UNKNOWN } from "../inputs";
+import { warnAbout } from "./engine-log";
 
 /** One StorageUser as the program hands it over. */
 export interface LedgerUser {
@@ -99,20 +100,23 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<dynam
   return { changes, replaces: [] };
 }
 
+/** The ledger's own URN (the program's `__urn` input), kept in the outputs for delete's warning. */
+const urnOf = (p: Props) => (typeof p.__urn === "string" ? { __urn: p.__urn } : {});
+
 export async function create(news: Props): Promise<dynamic.CreateResult> {
   const { outputs } = reconcile({ current: {}, forgotten: [] }, usersOf(news), [], new Date().toISOString());
-  return { id: `ledger-${Date.now().toString(36)}`, outs: outputs };
+  return { id: `ledger-${Date.now().toString(36)}`, outs: { ...outputs, ...urnOf(news) } };
 }
 
 export async function update(_id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
   const { outputs, added } = reconcile(olds as unknown as LedgerOutputs, usersOf(news), cleanedUpOf(news), new Date().toISOString());
-  if (added.length > 0) console.warn(ledgerGrewWarning(added, outputs.forgotten.length));
-  return { outs: outputs };
+  if (added.length > 0) await warnAbout(news.__urn, "LEDGER_GREW", ledgerGrewWarning(added, outputs.forgotten.length));
+  return { outs: { ...outputs, ...urnOf(news) } };
 }
 
 /** The record ends with the ledger: print all of it so it survives in the operator's log. */
 export async function remove(id: string, props: Props): Promise<void> {
   const { current = {}, forgotten = [] } = props as unknown as LedgerOutputs;
   const tracked = Object.entries(current).map(([name, u]) => describeForgotten({ ...u, resourceName: name, onService: onServiceOf(u.id) }));
-  console.warn(ledgerDeletedWarning(id, forgotten, tracked));
+  await warnAbout(props.__urn, "LEDGER_DELETED", ledgerDeletedWarning(id, forgotten, tracked));
 }

@@ -66,17 +66,20 @@ export async function diff(id: string, olds: Props, news: Props): Promise<dynami
   // Said here because preview runs diff: a replace leaves the old user on the service, and a
   // user whose connection now points elsewhere stays where it is. Both are printed at preview.
   // Shown under the resource (its URN comes as the __urn input) where the engine allows.
-  if (replaces.length > 0) await warnAbout(news.__urn, replaceWarning(user, now));
-  else if (readdressed) await warnAbout(news.__urn, serviceReaddressedWarning({ ...user, service: user.service! }, label, now!));
-  else if (moved && renamed) await warnAbout(news.__urn, connectionChangedWarning({ ...user, service: user.service! }, connectionLabel(oldConnection), label, now!));
-  else if (moved) await warnAbout(news.__urn, serviceMovedWarning({ ...user, service: user.service! }, label, now!));
+  if (replaces.length > 0) await warnAbout(news.__urn, "REPLACE_LEAVES_USER", replaceWarning(user, now));
+  else if (readdressed) await warnAbout(news.__urn, "SERVICE_READDRESSED", serviceReaddressedWarning({ ...user, service: user.service! }, label, now!));
+  else if (moved && renamed) await warnAbout(news.__urn, "CONNECTION_CHANGED", connectionChangedWarning({ ...user, service: user.service! }, connectionLabel(oldConnection), label, now!));
+  else if (moved) await warnAbout(news.__urn, "SERVICE_MOVED", serviceMovedWarning({ ...user, service: user.service! }, label, now!));
   const upgrade = replaces.length === 0 && needsUpgrade(olds);
-  if (upgrade) await warnAbout(news.__urn, upgradeWarning(user));
+  if (upgrade) await warnAbout(news.__urn, "STATE_UPGRADE", upgradeWarning(user));
   // A recorded failure always differs, so every up reaches update and repeats the guidance,
   // even after `pulumi refresh` has cleared the engine's own init-error mark. State written by
   // 0.1.x differs too: update rewrites it in today's shape (no API call), which the program's
   // outputs are read from.
-  if (replaces.length > 0 || olds.__failure !== undefined || readdressed || upgrade) return { changes: true, replaces, deleteBeforeReplace: false };
+  // A URN recorded in the outputs (for delete's warning) that the resource no longer has
+  // (renamed with aliases, new parent) is rewritten the same way.
+  const urnMoved = typeof olds.__urn === "string" && typeof news.__urn === "string" && olds.__urn !== news.__urn;
+  if (replaces.length > 0 || olds.__failure !== undefined || readdressed || upgrade || urnMoved) return { changes: true, replaces, deleteBeforeReplace: false };
   // Only the connection's name changed: "unknown" lets the engine diff the inputs itself, so it
   // sees `connection` changed and honours replaceOnChanges: ["connection"]; otherwise it runs
   // update, which records the new name and calls no API.
@@ -94,6 +97,7 @@ function record(inputs: UserInputs & Props, baseUrl: string, failure: Omit<Failu
     userName: inputs.userName,
     persistPassword: inputs.persistPassword,
     ...(inputs.connection === undefined ? {} : { connection: inputs.connection }),
+    ...(typeof inputs.__urn === "string" ? { __urn: inputs.__urn } : {}),
     baseUrl,
     __provider: inputs.__provider,
     __failure,
@@ -127,6 +131,7 @@ export async function update(id: string, olds: Props, news: Props): Promise<dyna
   // Re-recorded only when STORAGE_SERVICE_NEW_ADDRESS names the new address (see diff).
   const account = stored<Account>(outs.account);
   if (now !== undefined && account?.baseUrl !== undefined && now === declaredNewAddress()) outs.account = JSON.stringify({ ...account, baseUrl: now });
+  if (typeof news.__urn === "string") outs.__urn = news.__urn;
   return { outs: typeof news.connection === "string" ? { ...outs, connection: news.connection } : outs };
 }
 
@@ -142,14 +147,14 @@ export async function read(id: string, props: Props): Promise<dynamic.ReadResult
   const connection = typeof props.connection === "string" ? props.connection : undefined;
   const now = currentService(connection);
   if (now === undefined) return { id, props: outs };
-  console.warn(serviceRecordedWarning(refOf(id, props), connectionLabel(connection), now));
+  await warnAbout(props.__urn, "SERVICE_RECORDED", serviceRecordedWarning(refOf(id, props), connectionLabel(connection), now));
   // Kept in the shape it has: a refresh is no registration, so a key new to this resource
   // would not be marked secret (only `up` rewrites 0.1.x state; see update).
   const account = stored<Account>(props.account);
   return { id, props: account ? { ...outs, account: JSON.stringify({ ...account, baseUrl: now }) } : { ...outs, baseUrl: now } };
 }
 
-/** The API has no delete call: the user stays on the service; say so, loudly and by name. */
+/** The API has no delete call: the user stays on the service; say so, as a warning of that user, by name. */
 export async function remove(id: string, props: Props): Promise<void> {
-  console.warn(leftStackWarning(id, String(props.userName), !!props.__failure));
+  await warnAbout(props.__urn, "USER_LEFT_STACK", leftStackWarning(id, String(props.userName), !!props.__failure));
 }

@@ -4,6 +4,8 @@ import { refusals } from "../errors";
 import type { ForgottenUser, TrackedUser } from "../plugin/ledger-provider";
 import type { StorageUser } from "./storage-user";
 import { serializableProvider } from "./serializable";
+import { urnOf } from "./urn";
+import { assertPluginCanStart } from "./plugin-dir";
 import { assertTokensSecret } from "./stack-config";
 
 /** A user given by hand instead of as a StorageUser (e.g. one created inside a component). */
@@ -45,10 +47,12 @@ export class StorageUserLedger extends pulumi.dynamic.Resource {
   constructor(name: string, args: StorageUserLedgerArgs, opts?: pulumi.CustomResourceOptions) {
     if (!args || !Array.isArray(args.users)) throw refusals.ledgerWithoutUsers(name);
     assertTokensSecret();
+    assertPluginCanStart();
     super(
       serializableProvider("ledger-runtime"),
       name,
-      { users: args.users.map(entryOf), cleanedUp: args.cleanedUp ?? [], current: undefined, forgotten: undefined },
+      // __urn: the plugin attributes the ledger's warnings to it (plugin/engine-log.ts).
+      { users: args.users.map(entryOf), cleanedUp: args.cleanedUp ?? [], __urn: urnOf(name, "StorageUserLedger", opts?.parent), current: undefined, forgotten: undefined },
       opts,
       "storage",
       "StorageUserLedger",

@@ -18,6 +18,8 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { ConfigNotSecretError } from "../errors";
 import { configKeys, connectionsKey, parseConnections, settingKeys } from "../connections";
+import { projectRoot } from "./plugin-dir";
+import { perRun } from "./run-scope";
 
 interface RuntimeConfig {
   getConfig(key: string): string | undefined;
@@ -46,14 +48,9 @@ function secretKeys(): string[] | undefined {
 
 /** This program's project file and `Pulumi.<stack>.yaml` (honouring `stackConfigDir`), where they can be found. */
 function configFiles(): { project?: string; stack?: string } {
-  let root: string;
-  let stack: string;
-  try {
-    root = pulumi.runtime.getRootDirectory?.() || process.cwd();
-    stack = pulumi.getStack();
-  } catch {
-    return {};
-  }
+  const root = projectRoot()?.root;
+  if (!root) return {};
+  const stack = pulumi.getStack();
   let dir = root;
   const project = ["Pulumi.yaml", "Pulumi.yml"].map((name) => path.join(root, name)).find((f) => fs.existsSync(f));
   const m = project && /^stackConfigDir:\s*["']?([^"'\n#]+?)["']?\s*(#.*)?$/m.exec(readText(project) ?? "");
@@ -88,20 +85,22 @@ function configuredTokens(config: RuntimeConfig): Array<ReturnType<typeof settin
   return tokens;
 }
 
-let checked = false;
+/** Whether this run's tokens passed the check (per run: see run-scope.ts). */
+const passed = perRun(() => ({ value: false }));
 
 /**
- * Throws `[CONFIG_NOT_SECRET]` naming the first token found in plain stack config. Once per
- * program run (config does not change while it runs).
+ * Throws `[CONFIG_NOT_SECRET]` naming the first token found in plain stack config. Checked once
+ * per program run (config does not change while it runs), and in every run: under the
+ * Automation API each stack's run has its own config, so a process that ran a stack with a
+ * secret token checks the next stack's token again.
  */
 export function assertTokensSecret(): void {
-  if (checked) return;
+  const done = passed();
+  if (done.value) return;
   const config = pulumi.runtime as unknown as RuntimeConfig;
   const tokens = configuredTokens(config);
-  checked = true;
-  if (tokens.length === 0) return;
-  const secret = secretKeys();
-  const files = configFiles();
+  const secret = tokens.length === 0 ? undefined : secretKeys();
+  const files = tokens.length === 0 ? {} : configFiles();
   const [stackText, projectText] = [readText(files.stack), readText(files.project)];
   for (const t of tokens) {
     const notSecret = secret !== undefined && !secret.includes(t.topLevel);
@@ -110,9 +109,9 @@ export function assertTokensSecret(): void {
     // Project-level config (the project file's `config:` block) is plain text by nature.
     const inProject = !inFile(stackText) && inFile(projectText);
     if (notSecret || inFile(stackText) || inProject) {
-      checked = false;
       const where = inProject ? path.basename(files.project!) : files.stack ? path.basename(files.stack) : "the stack's config file";
-      throw new ConfigNotSecretError(t.key, where, t.path, t.env, inProject);
+      throw new ConfigNotSecretError(t.key, where, t.path, t.env, inProject, projectRoot()?.inline);
     }
   }
+  done.value = true;
 }

@@ -7,6 +7,9 @@ import { Account, creationTaskIdOf, Credentials, credentialsOf, FtpConnection, S
 import { envOf, ftpUrlOf } from "./app-config";
 import { redactResponseDumps } from "./debug-redaction";
 import { serializableProvider } from "./serializable";
+import { perRun } from "./run-scope";
+import { urnOf } from "./urn";
+import { assertPluginCanStart } from "./plugin-dir";
 import { assertTokensSecret } from "./stack-config";
 
 redactResponseDumps(pulumi.log);
@@ -109,6 +112,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
     if (opts?.import !== undefined || opts?.id !== undefined) throw new ImportUnsupportedError(name);
     refuseOptions(name, opts);
     assertTokensSecret();
+    assertPluginCanStart();
     if (args === null || typeof args !== "object") throw refusals.noArguments(name);
     // Names are checked whatever the values: only known arguments reach the provider, so a
     // misspelt one would vanish. Plain values are checked too, so a typo fails before anything
@@ -131,7 +135,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
         ...(args.persistPassword === undefined ? {} : { persistPassword: args.persistPassword }),
         ...(args.connection === undefined ? {} : { connection: args.connection }),
         // Lets the plugin attribute its preview warnings to this resource (not to the stack).
-        __urn: urnOf(name, opts?.parent),
+        __urn: urnOf(name, "StorageUser", opts?.parent),
         ...(createTimeoutMs === undefined ? {} : { __createTimeoutMs: createTimeoutMs }),
         account: undefined,
         secrets: undefined,
@@ -140,9 +144,9 @@ export class StorageUser extends pulumi.dynamic.Resource {
       "storage",
       "StorageUser",
     );
-    // Shared by every user that leaves them out: the provider's check fills in the same values.
-    if (args.persistPassword === undefined) this.persistPassword = (byDefault.persistPassword ??= pulumi.output(defaults.persistPassword));
-    if (args.connection === undefined) this.connection = (byDefault.connection ??= pulumi.output(undefined));
+    // Shared by every user of the run that leaves them out: the provider's check fills in the same values.
+    if (args.persistPassword === undefined) this.persistPassword = byDefault().persistPassword;
+    if (args.connection === undefined) this.connection = byDefault().connection;
   }
 
   /** Not supported: the API cannot return an existing user's credentials. Always throws. */
@@ -151,14 +155,9 @@ export class StorageUser extends pulumi.dynamic.Resource {
   }
 }
 
-const byDefault: { persistPassword?: pulumi.Output<boolean>; connection?: pulumi.Output<undefined> } = {};
+/** Per run (run-scope.ts): an Output belongs to the run that made it. */
+const byDefault = perRun(() => ({ persistPassword: pulumi.output(defaults.persistPassword), connection: pulumi.output(undefined) }));
 
-const TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";
-
-/** The URN the engine will give the resource: a string when it has no parent but the stack, as most do (createUrn makes Outputs). */
-function urnOf(name: string, parent: pulumi.Resource | undefined): pulumi.Input<string> {
-  return parent ? pulumi.createUrn(name, TYPE, parent) : `urn:pulumi:${pulumi.getStack()}::${pulumi.getProject()}::${TYPE}::${name}`;
-}
 
 type Self = { account: pulumi.Output<string>; secrets: pulumi.Output<string>; id: pulumi.Output<string>; credentials: pulumi.Output<Credentials> };
 

@@ -1,0 +1,162 @@
+/**
+ * For programs that drive Pulumi through the Automation API: the provider's failures and
+ * warnings out of a run, typed, instead of `[CODE]` somewhere in a CommandError's text.
+ *
+ * The best source is the run's engine events (`onEvent`): each failure and warning arrives as
+ * a diagnostic event with its severity and, for a resource, its URN; the resource's step
+ * events carry its inputs, hence its userName. Without events, the CommandError's text is
+ * read instead: code, message and resource name, no URN. Types are structural, so the events
+ * of any @pulumi/pulumi in the peer range fit; the messages are already free of secrets.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { configKeys, connectionsKey, parseConnections, settingKeys } from "./connections";
+import { ConfigNotSecretError, errorCodes, StorageUserErrorCode, StorageUserWarningCode, warningCodes } from "./errors";
+
+/** One failure or warning of a StorageUser (or its ledger, or the run's configuration). */
+export interface StorageUserDiagnostic<Code extends string> {
+  code: Code;
+  /** The whole text, `[CODE] what happened: what to do`. */
+  message: string;
+  /** The resource it concerns; undefined for the stack (configuration refused before anything was registered) or when read from text. */
+  urn?: string;
+  /** The resource's Pulumi name, from its URN or from the message. */
+  resourceName?: string;
+  /** The user's requested login, when the run's events carried the resource's inputs. */
+  userName?: string;
+}
+export type StorageUserFailure = StorageUserDiagnostic<StorageUserErrorCode>;
+export type StorageUserWarning = StorageUserDiagnostic<StorageUserWarningCode>;
+
+/** The parts of `@pulumi/pulumi/automation`'s EngineEvent read here. */
+export interface EngineEventLike {
+  diagnosticEvent?: { urn?: string; message: string; severity: string };
+  resourcePreEvent?: { metadata: StepLike };
+  resOutputsEvent?: { metadata: StepLike };
+  resOpFailedEvent?: { metadata: StepLike };
+}
+interface StepLike {
+  urn: string;
+  old?: { inputs?: Record<string, unknown> };
+  new?: { inputs?: Record<string, unknown> };
+}
+
+const CODED = /^\[([A-Z_]+)\] /;
+/** Program-side refusals name the resource: "StorageUser 'app' has invalid arguments…". */
+const NAMED = /^\[[A-Z_]+\] StorageUser(?:Ledger)? '([^']+)'/;
+const OUR_TYPE = /::pulumi-nodejs:dynamic\/storage:StorageUser(?:Ledger)?::/;
+
+/** `urn:pulumi:stack::project::type::name` → name (the name may contain "::"). */
+const nameOfUrn = (urn: string) => urn.split("::").slice(3).join("::");
+
+function diagnostic<Code extends string>(codes: readonly Code[], text: string, urn?: string, userName?: string): StorageUserDiagnostic<Code> | undefined {
+  const message = text.trim();
+  const code = CODED.exec(message)?.[1] as Code | undefined;
+  if (!code || !codes.includes(code)) return undefined;
+  // A diagnostic of another resource (the stack's "update failed") is no StorageUser's.
+  const ours = urn !== undefined && OUR_TYPE.test(urn);
+  const resourceName = ours ? nameOfUrn(urn) : NAMED.exec(message)?.[1];
+  return { code, message, ...(ours ? { urn } : {}), ...(resourceName ? { resourceName } : {}), ...(ours && userName ? { userName } : {}) };
+}
+
+function unique<T extends StorageUserDiagnostic<string>>(list: T[]): T[] {
+  const seen = new Set<string>();
+  return list.filter((d) => {
+    const key = `${d.urn ?? d.resourceName ?? ""}\n${d.message}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+}
+
+/** The failures and warnings in a run's engine events, each once, in the order they came. */
+export function storageUserDiagnostics(events: Iterable<EngineEventLike>): { failures: StorageUserFailure[]; warnings: StorageUserWarning[] } {
+  const list = [...events];
+  const userNames = new Map<string, string>();
+  for (const e of list) {
+    const step = e.resourcePreEvent?.metadata ?? e.resOutputsEvent?.metadata ?? e.resOpFailedEvent?.metadata;
+    const name = step?.new?.inputs?.userName ?? step?.old?.inputs?.userName;
+    if (step && typeof name === "string") userNames.set(step.urn, name);
+  }
+  const failures: StorageUserFailure[] = [];
+  const warnings: StorageUserWarning[] = [];
+  for (const e of list) {
+    const d = e.diagnosticEvent;
+    if (!d) continue;
+    const userName = d.urn === undefined ? undefined : userNames.get(d.urn);
+    if (d.severity === "error") {
+      const f = diagnostic(errorCodes, d.message, d.urn, userName);
+      if (f) failures.push(f);
+    } else if (d.severity === "warning") {
+      const w = diagnostic(warningCodes, d.message, d.urn, userName);
+      if (w) warnings.push(w);
+    }
+  }
+  return { failures: unique(failures), warnings: unique(warnings) };
+}
+
+/**
+ * The provider's failures in a failed `up`/`preview`/`refresh`/`destroy`: from its engine
+ * events when given (with URN and userName), else from the error's text (a CommandError's
+ * message holds the CLI's output). Empty when the failure is not the provider's.
+ */
+export function storageUserFailures(source: Iterable<EngineEventLike> | unknown): StorageUserFailure[] {
+  if (source !== null && typeof source === "object" && Symbol.iterator in source) {
+    return storageUserDiagnostics(source as Iterable<EngineEventLike>).failures;
+  }
+  const text = source instanceof Error ? source.message : typeof source === "string" ? source : "";
+  const failures: StorageUserFailure[] = [];
+  let header: string | undefined;
+  for (const line of text.split("\n")) {
+    // The Diagnostics section: "  pulumi-nodejs:dynamic/storage:StorageUser (app):", then its lines.
+    const section = /^ {2}(\S+) \((.+)\):$/.exec(line);
+    if (section) header = /^pulumi-nodejs:dynamic\/storage:StorageUser(Ledger)?$/.test(section[1]) ? section[2] : undefined;
+    const at = line.indexOf("error: [");
+    if (at < 0) continue;
+    // A progress line names its resource before the error: " +  pulumi-nodejs:dynamic/storage:StorageUser app creating (0s) error: …".
+    const progress = /pulumi-nodejs:dynamic\/storage:StorageUser(?:Ledger)? (\S+) /.exec(line.slice(0, at))?.[1];
+    const f = diagnostic(errorCodes, line.slice(at + "error: ".length));
+    if (f) failures.push({ ...f, ...((progress ?? header) && !f.resourceName ? { resourceName: progress ?? header } : {}) });
+  }
+  return unique(failures);
+}
+
+/** The parts of an Automation API `Stack` read by checkStackConfig. */
+export interface StackLike {
+  name: string;
+  getAllConfig(): Promise<Record<string, { value: string; secret?: boolean }>>;
+  workspace: { workDir: string };
+}
+
+/**
+ * Refuses, before any Pulumi operation runs, a stack whose config holds a storage API token in
+ * plain text: throws `[CONFIG_NOT_SECRET]` naming the key, never the value. The program refuses
+ * such a stack too, but only once `up` has started, and the CLI records every update's config in
+ * the backend's history, plain values in plain text, before the program runs; checked here, the
+ * token never reaches the backend. The same two sources as the program's check
+ * (program/stack-config.ts): the secret flag of each top-level key, and, for the tokens inside
+ * `storage:connections`, the stack's settings file, where a secret value is stored encrypted.
+ */
+export async function checkStackConfig(stack: StackLike): Promise<void> {
+  const config = await stack.getAllConfig();
+  const file = ["yaml", "yml"].map((ext) => path.join(stack.workspace.workDir, `Pulumi.${stack.name.split("/").pop()}.${ext}`)).find((f) => fs.existsSync(f));
+  const where = file ? path.basename(file) : "the stack's config file";
+  const token = config[configKeys.accessToken.key];
+  if (token?.value && !token.secret) {
+    const k = settingKeys("accessToken");
+    throw new ConfigNotSecretError(k.key, where, k.path, k.env, false, true);
+  }
+  const entry = config[connectionsKey];
+  let connections: ReturnType<typeof parseConnections>;
+  try {
+    connections = parseConnections(entry?.value);
+  } catch {
+    return; // malformed: the provider's check reports it, naming the entry
+  }
+  const text = file ? fs.readFileSync(file, "utf8") : "";
+  for (const [name, c] of Object.entries(connections ?? {})) {
+    // Short values could appear in the file by coincidence; real tokens are longer.
+    if (c.accessToken && (!entry.secret || (c.accessToken.length >= 8 && text.includes(c.accessToken)))) {
+      const k = settingKeys("accessToken", name);
+      throw new ConfigNotSecretError(k.key, where, k.path, k.env, false, true);
+    }
+  }
+}

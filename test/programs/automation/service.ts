@@ -1,0 +1,105 @@
+/**
+ * A service driving many stacks through the Automation API in one Node.js process, with inline
+ * programs and default options (no projectSettings, no workDir), as Pulumi's docs show them.
+ * Run by test/automation.test.ts from a copy of this folder that installs the packed package;
+ * prints one JSON line per step. Secret values never reach the output: only whether they were
+ * marked secret, and their lengths.
+ *
+ *   node dist/service.js one <apiUrl> <token>
+ *   node dist/service.js many <apiUrl1> <apiUrl2> <token1> <token2>
+ */
+import { ConfigValue, EngineEvent, LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { checkStackConfig, StorageUser, storageUserDiagnostics, storageUserFailures } from "pulumi-storage-user";
+
+const projectName = "svc";
+
+function stackOf(stackName: string, userName: string): Promise<Stack> {
+  return LocalWorkspace.createOrSelectStack({
+    stackName,
+    projectName,
+    program: async () => {
+      const user = new StorageUser("storage", { userName });
+      return { userId: user.userId, s3: user.s3, env: user.env };
+    },
+  });
+}
+
+async function configure(stack: Stack, baseUrl: string, token: string, secret: boolean) {
+  const config: Record<string, ConfigValue> = { "storage:baseUrl": { value: baseUrl }, "storage:accessToken": { value: token, secret } };
+  await stack.setAllConfig(config);
+}
+
+/** `up` of one stack; what a caller can read of it. */
+async function up(step: string, stack: Stack) {
+  const events: EngineEvent[] = [];
+  try {
+    const r = await stack.up({ onEvent: (e) => events.push(e) });
+    const s3 = r.outputs.s3;
+    // The serialized provider as state holds it: the same text whichever stack of the process wrote it.
+    const resources: Array<{ type: string; inputs?: { __provider?: string } }> = (await stack.exportStack()).deployment.resources ?? [];
+    const provider = resources.find((res) => res.type.endsWith(":StorageUser"))?.inputs?.__provider;
+    return { step, ok: true, userId: r.outputs.userId.value, s3Secret: s3.secret, s3KeyLength: String(s3.value.accessKey).length, provider, ...storageUserDiagnostics(events) };
+  } catch (err) {
+    return { step, ok: false, errorName: (err as Error).constructor.name, failures: storageUserFailures(events), fromText: storageUserFailures(err) };
+  }
+}
+
+/** Destroys the stack, keeping it (and its history, which the test searches) in the backend. */
+async function destroy(step: string, stack: Stack) {
+  const events: EngineEvent[] = [];
+  await stack.destroy({ onEvent: (e) => events.push(e) });
+  return { step, ok: true, ...storageUserDiagnostics(events) };
+}
+
+const print = (result: object) => console.log(JSON.stringify(result));
+
+async function main() {
+  const [mode, ...args] = process.argv.slice(2);
+  const run = Date.now().toString(36);
+  if (mode === "one") {
+    const [api, token] = args;
+    const stack = await stackOf(`one-${run}`, `one-${run}`);
+    await configure(stack, api, token, true);
+    const result = await up("up", stack);
+    print(result);
+    if (result.ok) {
+      const outputs = await stack.outputs();
+      print({ step: "outputs", envSecret: outputs.env.secret, envNames: Object.keys(outputs.env.value).sort() });
+      print(await destroy("destroy", stack));
+    }
+    await stack.workspace.removeStack(stack.name, { force: true });
+    return;
+  }
+  const [api1, api2, token1, token2] = args;
+  // 1. a secret token, then 2. a plain one, in the same process: the second is refused.
+  const first = await stackOf(`first-${run}`, `first-${run}`);
+  await configure(first, api1, token1, true);
+  print(await up("secret-token", first));
+  // The service's own check refuses it before any operation, so the token never reaches the backend.
+  const checked = await stackOf(`checked-${run}`, `checked-${run}`);
+  await configure(checked, api1, token1, false);
+  print(await checkStackConfig(checked).then(() => ({ step: "plain-token-check", ok: true }), (err) => ({ step: "plain-token-check", ok: false, code: err.code, message: err.message })));
+  // Without that check, the program refuses it at up: a check per run, whatever ran before.
+  const plain = await stackOf(`plain-${run}`, `plain-${run}`);
+  await configure(plain, api1, token1, false);
+  print(await up("plain-token", plain));
+  // 3. two stacks at once, each on its own API server.
+  const [a, b] = await Promise.all([stackOf(`a-${run}`, `a-${run}`), stackOf(`b-${run}`, `b-${run}`)]);
+  await configure(a, api1, token1, true);
+  await configure(b, api2, token2, true);
+  const [ra, rb] = await Promise.all([up("concurrent-a", a), up("concurrent-b", b)]);
+  print(ra);
+  print(rb);
+  // 4. a name the service already has: the caller reads the code, the URN and the userName.
+  const taken = await stackOf(`taken-${run}`, `first-${run}`);
+  await configure(taken, api1, token1, true);
+  print(await up("name-taken", taken));
+  await taken.destroy();
+  // 5. destroy: each user left on the service arrives as a warning event with its URN.
+  for (const [step, stack] of [["destroy-first", first], ["destroy-a", a], ["destroy-b", b]] as const) print(await destroy(step, stack));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
