@@ -11,7 +11,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { configKeys, connectionsKey, parseConnections, settingKeys } from "./connections";
-import { ConfigNotSecretError, errorCodes, StorageUserErrorCode, StorageUserWarningCode, warningCodes } from "./errors";
+import { ConfigNotSecretError, errorCodes, StorageUserErrorCode } from "./errors";
+import { StorageUserWarningCode, warningCodes } from "./warnings";
 
 /** One failure or warning of a StorageUser (or its ledger, or the run's configuration). */
 export interface StorageUserDiagnostic<Code extends string> {

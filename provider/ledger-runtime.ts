@@ -5,5 +5,5 @@
  * Keep it thin; the logic lives in plugin/ledger-provider.ts.
  */
 export { check, diff, create, update, remove, remove as delete, reconcile, onServiceOf } from "./plugin/ledger-provider";
-export type { ForgottenUser, LedgerOutputs, LedgerUser, TrackedUser } from "./plugin/ledger-provider";
-export { describeForgotten as describe } from "./errors";
+export type { ForgottenUser, LedgerOutputs, LedgerUser, TrackedUser } from "./ledger-types";
+export { describeForgotten as describe } from "./warnings";

@@ -5,7 +5,7 @@
  * defaults are applied here, once (`withDefaults`).
  */
 import { defaults } from "./defaults";
-import { quote } from "./errors";
+import { quote } from "./redaction";
 
 /** Resolved inputs as the provider sees them in check/create. */
 export interface UserInputs {

@@ -3,7 +3,8 @@
 // error body, an undici error, a Location header, a last answer) carries the token.
 import { describe, expect, test } from "vitest";
 import * as errors from "../provider/errors";
-import { configErrors, neverShow, quote, redact, refusals, StorageUserError } from "../provider/errors";
+import { configErrors, refusals, StorageUserError } from "../provider/errors";
+import { neverShow, quote, redact } from "../provider/redaction";
 
 const token = "errors-test-token-0123456789";
 neverShow(token);
@@ -28,6 +29,8 @@ const cases: Array<[string, StorageUserError, string, unknown?]> = [
   ["RecordedFailureError", new errors.RecordedFailureError("OUTCOME_UNKNOWN", "sent, no verdict", "check", "unconfirmed-1", {}, cause), "OUTCOME_UNKNOWN", cause],
   ["RecordedFailureError (unusable)", new errors.RecordedFailureError("RESPONSE_UNUSABLE", "created, unusable", "delete it", "7", { userId: 7 }), "RESPONSE_UNUSABLE"],
   ["ImportUnsupportedError", new errors.ImportUnsupportedError("app"), "IMPORT_UNSUPPORTED"],
+  ["PluginCannotStartError", new errors.PluginCannotStartError("/", ["@pulumi/pulumi", "pulumi-storage-user"], true), "PLUGIN_CANNOT_START"],
+  ["ConfigNotSecretError (Automation API)", new errors.ConfigNotSecretError("storage:accessToken", "Pulumi.dev.yaml", false, "STORAGE_ACCESS_TOKEN", false, true), "CONFIG_NOT_SECRET"],
   ["repeatedFailure", errors.repeatedFailure("unconfirmed-1", failure, {}), "OUTCOME_UNKNOWN"],
   ...Object.entries(refusals).map(([k, make]) => [`refusals.${k}`, (make as (...a: unknown[]) => StorageUserError)("app", [{ property: "pasword", reason: "is not a StorageUser argument" }], ["userName"]), "INVALID_INPUT"] as [string, StorageUserError, string]),
   ...Object.entries(configErrors).map(([k, make]) => {
@@ -49,6 +52,12 @@ describe.each(cases)("%s", (_name, err, code, expectedCause) => {
     expect(err.message).not.toContain(token);
     if (err.message.includes("Authorization")) expect(err.message).toContain("[redacted]");
   });
+});
+
+test("every code has a class or factory in the table, and every code in the table is listed", () => {
+  const used = new Set(cases.map(([, , code]) => code));
+  expect([...errors.errorCodes].filter((c) => !used.has(c))).toEqual([]);
+  expect([...used].filter((c) => !(errors.errorCodes as readonly string[]).includes(c))).toEqual([]);
 });
 
 test("every class of errors.ts is in the table", () => {

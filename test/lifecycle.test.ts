@@ -173,6 +173,8 @@ test("state written by release 0.1.0 upgrades by one update with no API call; re
     // The same values in today's shape: each once, the secret holding only secrets.
     expect(after.outputs).toEqual({
       __provider: after.inputs.__provider,
+      // Recorded by the update, for the warning delete attaches to the resource.
+      __urn: after.urn,
       userName: "upgraded",
       persistPassword: false,
       account: expect.any(String),

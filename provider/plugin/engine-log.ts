@@ -10,7 +10,7 @@
  * only when the engine cannot be reached is the console used.
  */
 import * as path from "node:path";
-import type { StorageUserWarningCode } from "../errors";
+import type { StorageUserWarningCode } from "../warnings";
 
 interface EngineClient {
   log(req: unknown, cb: (err: Error | null) => void): void;

@@ -3,36 +3,11 @@
  * frozen entry module provider/ledger-runtime.ts. docs/ledger.md explains the design.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { describeForgotten, ledgerDeletedWarning, ledgerGrewWarning, reasons } from "../errors";
+import { reasons } from "../errors";
+import type { ForgottenUser, LedgerOutputs, LedgerUser, TrackedUser } from "../ledger-types";
+import { describeForgotten, ledgerDeletedWarning, ledgerGrewWarning } from "../warnings";
 import { UNKNOWN } from "../inputs";
 import { warnAbout } from "./engine-log";
-
-/** One StorageUser as the program hands it over. */
-export interface LedgerUser {
-  /** Pulumi resource name of the StorageUser. */
-  name: string;
-  /** Resource id: the service's user Id, or `unconfirmed-…` for a create that never confirmed. */
-  id: string;
-  userName: string;
-}
-
-export type TrackedUser = Pick<LedgerUser, "id" | "userName">;
-
-export interface ForgottenUser extends TrackedUser {
-  resourceName: string;
-  /** When the ledger noticed (ISO 8601, UTC). */
-  at: string;
-  why: "replaced" | "removed";
-  /** "may exist": the create never confirmed a user, so the service may or may not have one. */
-  onService: "exists" | "may exist";
-}
-
-export interface LedgerOutputs {
-  /** Users in the stack at the last update, by resource name. */
-  current: Record<string, TrackedUser>;
-  /** Users the stack has let go of that are still (or may be) on the service, oldest first. */
-  forgotten: ForgottenUser[];
-}
 
 type Props = Record<string, unknown>;
 

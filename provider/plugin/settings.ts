@@ -2,7 +2,8 @@
  * The plugin's view of the configuration: what `configure` hands over from the stack, with the
  * environment as fallback, resolved per connection into a base URL and a token.
  */
-import { configErrors, neverShow } from "../errors";
+import { configErrors } from "../errors";
+import { neverShow } from "../redaction";
 import { configKeys, connectionsKey, Entry, parseConnections, SettingName, settingKeys } from "../connections";
 
 let fromStack: { baseUrl?: string; accessToken?: string; connections?: Record<string, Entry>; connectionsError?: Error } | undefined;

@@ -4,8 +4,8 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { defaults } from "../defaults";
-import { connectionChangedWarning, connectionLabel, FailureRecord, leftStackWarning, outcomeUnknown, RecordedFailureError, repeatedFailure } from "../errors";
-import { replaceWarning, responseUnusable, serviceMovedWarning, serviceReaddressedWarning, serviceRecordedWarning, upgradeWarning } from "../errors";
+import { FailureRecord, outcomeUnknown, RecordedFailureError, repeatedFailure, responseUnusable } from "../errors";
+import { connectionChangedWarning, connectionLabel, leftStackWarning, replaceWarning, serviceMovedWarning, serviceReaddressedWarning, serviceRecordedWarning, upgradeWarning } from "../warnings";
 import { UNKNOWN, validateInputs } from "../inputs";
 import { Account, needsUpgrade, stored, toOutputs, upgradeOutputs, UserInputs, withDefaults } from "../wire";
 import { warnAbout } from "./engine-log";

@@ -1,7 +1,7 @@
 /** The StorageUserLedger resource as programs construct it (docs/ledger.md). */
 import * as pulumi from "@pulumi/pulumi";
 import { refusals } from "../errors";
-import type { ForgottenUser, TrackedUser } from "../plugin/ledger-provider";
+import type { ForgottenUser, TrackedUser } from "../ledger-types";
 import type { StorageUser } from "./storage-user";
 import { serializableProvider } from "./serializable";
 import { urnOf } from "./urn";

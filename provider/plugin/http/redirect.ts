@@ -1,5 +1,6 @@
 import { defaults } from "../../defaults";
-import { quote, RedirectRefusedError } from "../../errors";
+import { RedirectRefusedError } from "../../errors";
+import { quote } from "../../redaction";
 
 /** Where a 3xx may lead: only same-origin 307/308 keep the POST and the token where they belong. Throws otherwise. */
 export function redirectTarget(status: number, location: string, from: URL, hop: number): URL {

@@ -1,7 +1,7 @@
 /** Sending one POST (one pooled undici agent per plugin process) and reading an answer within a size limit. */
 import type { Dispatcher } from "undici";
 import { defaults } from "../../defaults";
-import { quote } from "../../errors";
+import { quote } from "../../redaction";
 import type { createRequest } from "../../wire";
 
 let agent: Dispatcher | undefined;
