@@ -31,7 +31,7 @@ beforeAll(async () => {
   const consumer = installConsumer();
   fs.symlinkSync(path.join(consumer, "node_modules"), path.join(app, "node_modules"));
   execFileSync(process.execPath, [path.join(consumer, "node_modules/typescript/bin/tsc"), "-p", app], { stdio: "inherit" });
-  for (const d of ["backend", "home", "empty"]) fs.mkdirSync(path.join(work, d));
+  for (const d of ["backend", "home", "empty", "tmp"]) fs.mkdirSync(path.join(work, d));
 });
 
 afterAll(async () => {
@@ -57,6 +57,8 @@ function service(cwd: string, script: string, args: string[]): Promise<Run> {
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     STORAGE_API_URL: apis[0].url,
     STORAGE_ACCESS_TOKEN: tokens[0],
+    // LocalWorkspace makes a work directory per inline stack in the temp dir and leaves it there.
+    TMPDIR: path.join(work, "tmp"),
   };
   const child = spawn(path.join(nodeBinDir(), "node"), [path.join(app, "dist", script), ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
