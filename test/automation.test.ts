@@ -94,6 +94,8 @@ describe("one process, many stacks", () => {
   test("a plain token after a secret one is refused for its own stack: CONFIG_NOT_SECRET, nothing created", () => {
     expect(step(run, "secret-token").ok, run.output).toBe(true);
     expect(step(run, "plain-token-check")).toMatchObject({ ok: false, code: "CONFIG_NOT_SECRET", message: expect.stringContaining("storage:accessToken is set in plain text") });
+    expect(step(run, "named-plain-check")).toMatchObject({ ok: false, code: "CONFIG_NOT_SECRET", message: expect.stringContaining('stack.setConfig("storage:connections.eu.accessToken", { value: token, secret: true }, true)') });
+    expect(step(run, "named-secret-check")).toEqual({ step: "named-secret-check", ok: true });
     const plain = step(run, "plain-token");
     expect(plain.ok).toBe(false);
     expect(plain.failures.map((f: any) => f.code)).toEqual(["CONFIG_NOT_SECRET"]);

@@ -53,6 +53,13 @@ async function destroy(step: string, stack: Stack) {
 
 const print = (result: object) => console.log(JSON.stringify(result));
 
+/** checkStackConfig's verdict on a stack. */
+const checkOf = (step: string, stack: Stack) =>
+  checkStackConfig(stack).then(
+    () => ({ step, ok: true }),
+    (err) => ({ step, ok: false, code: err.code, message: err.message }),
+  );
+
 async function main() {
   const [mode, ...args] = process.argv.slice(2);
   const run = Date.now().toString(36);
@@ -78,7 +85,16 @@ async function main() {
   // The service's own check refuses it before any operation, so the token never reaches the backend.
   const checked = await stackOf(`checked-${run}`, `checked-${run}`);
   await configure(checked, api1, token1, false);
-  print(await checkStackConfig(checked).then(() => ({ step: "plain-token-check", ok: true }), (err) => ({ step: "plain-token-check", ok: false, code: err.code, message: err.message })));
+  print(await checkOf("plain-token-check", checked));
+  // A connection's token, set by path: plain is refused (naming its key), secret passes.
+  const named = await stackOf(`named-${run}`, `named-${run}`);
+  await named.setConfig("storage:connections.eu.baseUrl", { value: api1 }, true);
+  await named.setConfig("storage:connections.us.accessToken", { value: token1, secret: true }, true);
+  await named.setConfig("storage:connections.eu.accessToken", { value: token1, secret: false }, true);
+  print(await checkOf("named-plain-check", named));
+  await named.setConfig("storage:connections.eu.accessToken", { value: token1, secret: true }, true);
+  print(await checkOf("named-secret-check", named));
+  await named.workspace.removeStack(named.name);
   // Without that check, the program refuses it at up: a check per run, whatever ran before.
   const plain = await stackOf(`plain-${run}`, `plain-${run}`);
   await configure(plain, api1, token1, false);
