@@ -1,11 +1,9 @@
 // What preview, up, refresh, replace, destroy and import do for a create-only API, through the
 // real CLI on the root program (Pulumi.yaml at the repo root).
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { TestStack } from "../scripts/stack";
+import { importStateFixture } from "./state-fixtures";
 
 const token = "lifecycle-token-9c1e7f";
 let api: ApiServer;
@@ -143,18 +141,11 @@ test("state written by release 0.1.0 upgrades by one update with no API call; re
     config: { "storage:baseUrl": api.url, "upgrade:userName": "upgraded", "upgrade:variant": "new" },
     secrets: { "storage:accessToken": token },
   });
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "psu-upgrade-")), "state.json");
   try {
     // Exported from a stack that release 0.1.0 (the commit before named connections) deployed.
-    const fixture = fs.readFileSync("test/programs/upgrade/state-0.1.0.json", "utf8");
-    const state = JSON.parse(fixture.split("__STACK__").join(stack.stackName).split("__BASEURL__").join(api.url));
-    const old = state.deployment.resources.find((r: { type: string }) => r.type.endsWith("StorageUser")).outputs;
+    const state = await importStateFixture(stack, "test/programs/upgrade/state-0.1.0.json", api.url);
+    const old = state.deployment.resources.find((r) => r.type.endsWith("StorageUser"))!.outputs;
     const credentials = JSON.parse(old.credentials.plaintext);
-    // Its secrets are stored in plain text; the import encrypts them with this stack's passphrase.
-    const salt = /^encryptionsalt: (\S+)$/m.exec(fs.readFileSync(path.join(stack.programDir, `Pulumi.${stack.stackName}.yaml`), "utf8"))![1];
-    state.deployment.secrets_providers = { type: "passphrase", state: { salt } };
-    fs.writeFileSync(file, JSON.stringify(state));
-    await stack.must(["stack", "import", "--file", file]);
     const [before] = await stack.resources(undefined, true);
     expect(before.outputs.baseUrl).toBeUndefined();
     const attempts = api.createAttempts;
@@ -206,7 +197,6 @@ test("state written by release 0.1.0 upgrades by one update with no API call; re
     expect(destroy.code, destroy.output).toBe(0);
     expect(destroy.output).toContain(`StorageUser 'upgraded' (id ${before.id}) left the stack`);
   } finally {
-    fs.rmSync(path.dirname(file), { recursive: true, force: true });
     await stack.dispose();
   }
 });

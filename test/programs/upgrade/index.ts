@@ -1,7 +1,7 @@
 // "old" registers the same resource type the way an earlier release did (a forwarding object,
 // ~2 KB of __provider); "new" uses today's StorageUser. Same URN, so switching is an upgrade.
 import * as pulumi from "@pulumi/pulumi";
-import { StorageUser } from "pulumi-storage-user";
+import { StorageUser, StorageUserLedger } from "pulumi-storage-user";
 
 const config = new pulumi.Config();
 const userName = config.require("userName");
@@ -28,3 +28,11 @@ class OlderStorageUser extends pulumi.dynamic.Resource {
 
 const user = config.require("variant") === "old" ? new OlderStorageUser("app") : new StorageUser("app", { userName });
 export const userId = user.userId;
+
+// `upgrade:ledger` adds the ledger, as the 0.2.0 fixture has it (state-0.2.0.json); off, the stack
+// is the one the 0.1.0 fixture recorded.
+if (config.getBoolean("ledger") && user instanceof StorageUser) {
+  const ledger = new StorageUserLedger("ledger", { users: [user] });
+  // Assigned, not `export const`: the 0.1.0 stack has no such outputs, not even undefined ones.
+  Object.assign(exports, { forgotten: ledger.forgotten, s3Endpoint: user.s3Endpoint });
+}
