@@ -100,8 +100,27 @@ export function layOutInstall(dir: string, cli: string, searchPath: string): voi
     fs.rmSync(host, { force: true });
   } else {
     const main = path.join(repoRoot, "dist", "tools", "language-host", "main.js");
-    writeAtomically(host, (tmp) => fs.writeFileSync(tmp, `#!/bin/sh\n# pulumi-storage-user's language host (tools/language-host), for ${repoRoot}\nexec node ${JSON.stringify(main)} "$@"\n`), 0o755);
+    writeAtomically(host, (tmp) => fs.writeFileSync(tmp, hostShim(main)), 0o755);
   }
+}
+
+/**
+ * The stand-in host's executable. The real one is a Go binary, which the user's NODE_OPTIONS
+ * does not touch (a `--require` that prints would break the port handshake on stdout): it is
+ * moved aside for the host's own Node process, and main.ts puts it back for what the host runs.
+ */
+function hostShim(main: string): string {
+  return [
+    "#!/bin/sh",
+    `# pulumi-storage-user's language host (tools/language-host), for ${repoRoot}`,
+    'if [ -n "${NODE_OPTIONS+set}" ]; then',
+    '  PULUMI_STORAGE_USER_HOST_NODE_OPTIONS=$NODE_OPTIONS; export PULUMI_STORAGE_USER_HOST_NODE_OPTIONS; unset NODE_OPTIONS',
+    "else",
+    "  unset PULUMI_STORAGE_USER_HOST_NODE_OPTIONS",
+    "fi",
+    `exec node ${JSON.stringify(main)} "$@"`,
+    "",
+  ].join("\n");
 }
 
 /** PATH as a user's shell has it: the Pulumi install, one Node.js, then the rest. */

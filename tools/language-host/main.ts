@@ -5,21 +5,36 @@
  * `LanguageRuntime` gRPC service). Repo tooling, not part of the package: the Go module of the
  * real host is refused by the module proxy here (403), so tests, the demo and the benchmarks run
  * users' path through this one. Reference: pulumi/pulumi v3.250.0,
- * `sdk/nodejs/cmd/pulumi-language-nodejs/main.go`; the RPCs are in ./runtime.ts.
+ * `sdk/nodejs/cmd/pulumi-language-nodejs/main.go`; the RPCs are in ./runtime.ts, RunPlugin in
+ * ./run-plugin.ts (with ./policy-proxy.ts), the lock-file readers in ./lockfiles.ts.
  *
- * Differences from the Go host, and why they do not matter here:
- * - No resource-monitor proxy and no `--sync` pipes. The Go host proxies the monitor only to serve
- *   the FIFO pipes of the SDK's synchronous `invoke` (runtime/settings.js `syncDir`); programs here
- *   make no synchronous invokes, so `cmd/run` is given the engine's monitor address directly.
- * - No `bun` runtime (`-runtime=bun`), no debugger attach (`AttachDebugger`), no OpenTelemetry or
- *   Zipkin spans (`--tracing` is accepted and passed on to `cmd/run` as the Go host does).
- * - `InstallDependencies` runs the package manager's install in the program directory; it does
- *   not search up for an npm/yarn workspace root and ignores `useLanguageVersionTools` (fnm).
- * - `GetProgramDependencies` reads installed packages from `node_modules`, where the Go host
- *   parses the lock file; a Yarn Plug'n'Play install (no node_modules) lists nothing.
- * - `RunPlugin`, `GenerateProject/Program/Package`, `Pack` and `Link` (plugins written in Node,
- *   `pulumi convert`, `package gen-sdk`, `package add`) answer UNIMPLEMENTED; `preview`, `up`,
- *   `refresh`, `destroy`, `stack`, `config`, `install` and `about` do not call them.
+ * test/language-host.test.ts and test/policy-pack.test.ts pass on this host and on the Go host
+ * built from that tag's source (run them with PULUMI_STORAGE_USER_CLI_DIR at a directory holding
+ * `pulumi`, `pulumi-resource-pulumi-nodejs` and the Go `pulumi-language-nodejs`). What still
+ * differs, and why no test depends on it:
+ * - No resource-monitor proxy, so no `--sync <dir>` for `cmd/run`: the Go host proxies the
+ *   monitor only to serve the pipes of the SDK's synchronous invokes (`invokeSync`); no program
+ *   here makes one, and no test reads `cmd/run`'s flags beyond the script path.
+ * - The host is a Node.js process (the Go host is a binary). NODE_OPTIONS is moved aside for it
+ *   by its launcher (scripts/toolchain.ts `hostShim`) and put back for everything it starts, as
+ *   the Go host passes its environment on; Node's other startup variables (NODE_DEBUG,
+ *   NODE_PATH, NODE_EXTRA_CA_CERTS...) still apply to this process. None writes to stdout, so
+ *   the handshake holds, and the host makes no HTTP calls; tests set only NODE_OPTIONS and
+ *   NODE_EXTRA_CA_CERTS, the latter read by the plugin, not by this process.
+ * - No `bun` runtime (`-runtime=bun`, bun.lock), no debugger attach (`AttachDebugger` in Run and
+ *   RunPlugin), no OpenTracing or OpenTelemetry spans and no TRACEPARENT for the program
+ *   (`--tracing` is passed on to `cmd/run` as the Go host does), no verbose log (the glog flags
+ *   `-v`, `--logtostderr`, `--logflow` are accepted and ignored). No test uses bun, a debugger, a
+ *   trace endpoint or `pulumi -v`.
+ * - `InstallDependencies` runs the package manager in the program directory; it does not search
+ *   up for an npm/yarn workspace root and ignores `useLanguageVersionTools` (fnm). The
+ *   package.yaml manifest (pnpm only) is not looked for, by it or by `GetProgramDependencies`.
+ *   Every program the tests install is a standalone package.json project without fnm.
+ * - `GenerateProject`, `GenerateProgram`, `GeneratePackage`, `Pack` and `Link` (`pulumi
+ *   convert`, `package gen-sdk`, `package add`) answer UNIMPLEMENTED; no test or script runs
+ *   those commands.
+ * - `-version` and `GetPluginInfo` give the version of the repo's @pulumi/pulumi (the Go host:
+ *   the version it was built with); no test reads the language plugin's version.
  */
 import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
@@ -93,7 +108,15 @@ export function watchEngine(address: string, stop: () => void): void {
   timer.unref();
 }
 
+/** The user's NODE_OPTIONS, moved aside by the launcher (scripts/toolchain.ts hostShim), back for the programs and tools this host starts. */
+function restoreNodeOptions() {
+  const saved = process.env.PULUMI_STORAGE_USER_HOST_NODE_OPTIONS;
+  delete process.env.PULUMI_STORAGE_USER_HOST_NODE_OPTIONS;
+  if (saved !== undefined) process.env.NODE_OPTIONS = saved;
+}
+
 async function main() {
+  restoreNodeOptions();
   const args = parseArgs(process.argv.slice(2));
   if (args.version) {
     console.log(require(path.join(sdkDir, "package.json")).version);

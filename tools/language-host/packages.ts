@@ -1,6 +1,6 @@
 /**
  * What the language host reads from a program's packages: the Pulumi plugins its node_modules
- * declare, the installed dependencies, and which package manager the program uses. Each follows
+ * declare and which package manager the program uses. Each follows
  * pulumi/pulumi v3.250.0 (`sdk/nodejs/cmd/pulumi-language-nodejs/main.go`, `sdk/nodejs/npm/`).
  */
 import { execFileSync } from "node:child_process";
@@ -93,21 +93,24 @@ export function mixedSdkWarning(sdkVersions: Map<string, string>): string | unde
 export type PackageManager = "npm" | "yarn" | "pnpm" | "bun";
 
 /** fsutil.Searchup: the nearest directory at or above `dir` holding `file`. */
-function searchUp(dir: string, file: string): string | undefined {
+export function searchUp(dir: string, file: string): string | undefined {
   for (let d = path.resolve(dir); ; d = path.dirname(d)) {
     if (fs.existsSync(path.join(d, file))) return d;
     if (d === path.dirname(d)) return undefined;
   }
 }
 
-/** `npm.ResolvePackageManager`: the `packagemanager` option, else yarn.lock, pnpm-lock.yaml, bun.lock(b), else npm. */
+/**
+ * `npm.ResolvePackageManager`: the `packagemanager` option, else yarn.lock, pnpm-lock.yaml,
+ * bun.lock(b), each only if that manager is on PATH, else npm.
+ */
 export function resolvePackageManager(option: unknown, programDir: string): PackageManager {
   if (option === "npm" || option === "yarn" || option === "pnpm" || option === "bun") return option;
   if (option !== undefined && option !== "auto") throw new Error(`packagemanager option must be one of auto, npm, yarn, pnpm or bun, got ${JSON.stringify(option)}`);
   const preferYarn = ["1", "true"].includes((process.env.PULUMI_PREFER_YARN ?? "").toLowerCase());
-  if (preferYarn || searchUp(programDir, "yarn.lock")) return "yarn";
-  if (searchUp(programDir, "pnpm-lock.yaml")) return "pnpm";
-  if (searchUp(programDir, "bun.lockb") || searchUp(programDir, "bun.lock")) return "bun";
+  if ((preferYarn || searchUp(programDir, "yarn.lock")) && lookPath("yarn")) return "yarn";
+  if (searchUp(programDir, "pnpm-lock.yaml") && lookPath("pnpm")) return "pnpm";
+  if ((searchUp(programDir, "bun.lockb") || searchUp(programDir, "bun.lock")) && lookPath("bun")) return "bun";
   return "npm";
 }
 
@@ -122,47 +125,6 @@ export function toolVersion(executable: string): string {
   } catch {
     return "";
   }
-}
-
-/**
- * Installed dependencies of the nearest package.json at or above the program: its direct ones,
- * or every package in that directory's node_modules. Versions come from the package each name
- * resolves to, looked up through node_modules directories upwards as Node does (the Go host
- * reads them from the lock file).
- */
-export function programDependencies(programDir: string, transitive: boolean): Array<{ name: string; version: string }> {
-  const base = searchUp(programDir, "package.json");
-  if (!base) throw new Error(`no package.json found (searching upwards from ${programDir})`);
-  const read = (file: string): PackageJson | undefined => {
-    try {
-      return JSON.parse(fs.readFileSync(file, "utf8"));
-    } catch {
-      return undefined;
-    }
-  };
-  let names: string[];
-  if (transitive) {
-    const modules = path.join(base, "node_modules");
-    names = [];
-    for (const entry of fs.existsSync(modules) ? fs.readdirSync(modules) : []) {
-      if (entry.startsWith(".")) continue;
-      if (entry.startsWith("@")) names.push(...fs.readdirSync(path.join(modules, entry)).map((n) => `${entry}/${n}`));
-      else names.push(entry);
-    }
-  } else {
-    const pkg = read(path.join(base, "package.json")) ?? {};
-    names = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies });
-  }
-  const installedVersion = (name: string) => {
-    for (let d = base; ; d = path.dirname(d)) {
-      const version = read(path.join(d, "node_modules", name, "package.json"))?.version;
-      if (version || d === path.dirname(d)) return version ?? "";
-    }
-  };
-  return names
-    .map((name) => ({ name, version: installedVersion(name) }))
-    .filter((d) => d.version)
-    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** exec.LookPath: the first executable of that name on PATH. */

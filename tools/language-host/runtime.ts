@@ -3,10 +3,14 @@
  * host). Each method mirrors its namesake in pulumi/pulumi v3.250.0
  * `sdk/nodejs/cmd/pulumi-language-nodejs/main.go`.
  */
-import { ChildProcess, execFile, spawn } from "node:child_process";
+import { ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
+import type { Readable } from "node:stream";
 import type * as grpcTypes from "@grpc/grpc-js";
-import { installArgs, lookPath, mixedSdkWarning, programDependencies, requiredPackages, resolvePackageManager, toolVersion } from "./packages";
+import { listPackages } from "./lockfiles";
+import { locateModule, type NodeOptions, parseOptions, splitArgs } from "./options";
+import { runPlugin } from "./run-plugin";
+import { installArgs, lookPath, mixedSdkWarning, requiredPackages, resolvePackageManager, toolVersion } from "./packages";
 
 const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
 const pb = require(path.join(sdkDir, "proto", "language_pb"));
@@ -16,54 +20,26 @@ const emptyPb = require(require.resolve("google-protobuf/google/protobuf/empty_p
 /** `cmd/run` exits with this after it has shown the user an actionable message: answer `bail`. */
 const EXITED_AFTER_USER_MESSAGE = 32;
 const DEFAULT_RUN_PATH = "@pulumi/pulumi/cmd/run";
+/** `cmd.WaitDelay` of the Go host's Run. */
+const WAIT_DELAY_MS = 5000;
+
+/** Whether every stream ended within `ms`; those still open are destroyed. */
+function streamsClosed(streams: Readable[], ms: number): Promise<boolean> {
+  const open = streams.filter((s) => !s.readableEnded && !s.destroyed);
+  if (!open.length) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      for (const s of open) s.destroy();
+      resolve(false);
+    }, ms);
+    Promise.all(open.map((s) => new Promise((r) => s.once("close", r)))).then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
 
 type Unary = (call: grpcTypes.ServerUnaryCall<any, any>, callback: grpcTypes.sendUnaryData<any>) => void;
-
-interface NodeOptions {
-  typescript: boolean;
-  tsconfig: string;
-  nodeargs: string;
-  packagemanager: unknown;
-}
-
-/** `parseOptions`: the runtime options of Pulumi.yaml (`runtime.options`). */
-export function parseOptions(info: any): NodeOptions {
-  const o: Record<string, unknown> = info?.getOptions?.()?.toJavaScript() ?? {};
-  const typed = <T>(key: string, type: string, fallback: T): T => {
-    if (o[key] === undefined) return fallback;
-    if (typeof o[key] !== type) throw new Error(`${key === "tsconfig" ? "tsconfigpath" : key} option must be a ${type}`);
-    return o[key] as T;
-  };
-  return { typescript: typed("typescript", "boolean", true), tsconfig: typed("tsconfig", "string", ""), nodeargs: typed("nodeargs", "string", ""), packagemanager: o.packagemanager };
-}
-
-/** shlex.Split as the Go host applies it to `nodeargs`: whitespace-separated, quotes and backslashes honoured. */
-export function splitArgs(s: string): string[] {
-  const out: string[] = [];
-  let cur: string | undefined;
-  let quote: '"' | "'" | undefined;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (quote) {
-      if (c === quote) quote = undefined;
-      else if (c === "\\" && quote === '"' && i + 1 < s.length) cur += s[++i];
-      else cur += c;
-    } else if (/\s/.test(c)) {
-      if (cur !== undefined) out.push(cur);
-      cur = undefined;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      cur ??= "";
-    } else if (c === "\\" && i + 1 < s.length) {
-      cur = (cur ?? "") + s[++i];
-    } else {
-      cur = (cur ?? "") + c;
-    }
-  }
-  if (quote) throw new Error("EOF found when expecting closing quote");
-  if (cur !== undefined) out.push(cur);
-  return out;
-}
 
 /** `constructConfig`: keys as `<namespace>:config:<name>`, the form every SDK version reads. */
 export function configJson(config: Map<string, string> | Array<[string, string]>): string {
@@ -75,14 +51,6 @@ export function configJson(config: Map<string, string> | Array<[string, string]>
     out[`${key.slice(0, i)}:config:${name}`] = value;
   }
   return JSON.stringify(out);
-}
-
-/** `locateModule`: resolve the run script from the program directory with the program's own Node. */
-function locateModule(node: string, mod: string, programDir: string): Promise<string> {
-  const script = `try { console.log(require.resolve(${JSON.stringify(mod)})); } catch (error) { if (error.code === 'MODULE_NOT_FOUND') { console.error("It looks like the Pulumi SDK has not been installed. Have you run pulumi install?") } else { console.error(error.message); } process.exit(1); }`;
-  return new Promise((resolve, reject) =>
-    execFile(node, ["-e", script], { cwd: programDir }, (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(stdout.trim()))),
-  );
 }
 
 export class LanguageHost {
@@ -115,7 +83,7 @@ export class LanguageHost {
       template: wrap(() => new pb.TemplateResponse()),
       about: wrap((req) => this.about(req)),
       getProgramDependencies: wrap((req) => this.getProgramDependencies(req)),
-      runPlugin: (call: grpcTypes.ServerWritableStream<any, any>) => this.failStream(call, this.grpc.status.UNIMPLEMENTED, "method RunPlugin not implemented"),
+      runPlugin: (call: grpcTypes.ServerWritableStream<any, any>) => void runPlugin(this.grpc, call),
       generateProgram: unimplemented("GenerateProgram"),
       generateProject: unimplemented("GenerateProject"),
       generatePackage: unimplemented("GeneratePackage"),
@@ -208,9 +176,12 @@ export class LanguageHost {
     if (opts.typescript) env.PULUMI_NODEJS_TYPESCRIPT = "true";
     if (opts.tsconfig) env.PULUMI_NODEJS_TSCONFIG_PATH = opts.tsconfig;
 
-    const child = spawn(node, [...nodeArgs, ...args], { env, stdio: ["ignore", "inherit", "pipe"] });
+    // Stdout through a pipe the host copies, never the host's own stdout: a process the program
+    // leaves behind cannot hold the CLI's pipe open (Go: cmd.Stdout = struct{ io.Writer }{os.Stdout}).
+    const child = spawn(node, [...nodeArgs, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
     this.running.add(child);
     call.on("cancelled", () => this.cancelRunning(child));
+    child.stdout!.on("data", (chunk: Buffer) => process.stdout.write(chunk));
     // Stderr passes through and is sniffed for V8's out-of-memory report, as the Go host does.
     let oom = false;
     let tail = "";
@@ -222,8 +193,13 @@ export class LanguageHost {
     });
     const result = await new Promise<{ code: number | null; error?: Error }>((resolve) => {
       child.once("error", (error) => resolve({ code: null, error }));
-      child.once("close", (code, signal) => resolve({ code: code ?? (signal ? -1 : null) }));
+      child.once("exit", (code, signal) => resolve({ code: code ?? (signal ? -1 : null) }));
     });
+    // cmd.WaitDelay: once the program has exited, its pipes get 5 s to close (a child it left may
+    // hold them), then they are closed, and a clean exit becomes Go's ErrWaitDelay.
+    if (!result.error && !(await streamsClosed([child.stdout!, child.stderr!], WAIT_DELAY_MS)) && result.code === 0) {
+      result.error = new Error("exec: WaitDelay expired before I/O complete");
+    }
     this.running.delete(child);
     if (result.error) return response(`Problem executing program (could not run language executor): ${result.error.message}`);
     if (result.code === 0) return response("");
@@ -292,7 +268,9 @@ export class LanguageHost {
   }
 
   private getProgramDependencies(req: any) {
-    const deps = programDependencies(req.getInfo().getProgramDirectory(), req.getTransitivedependencies());
+    const info = req.getInfo();
+    const pm = resolvePackageManager(parseOptions(info).packagemanager, info.getProgramDirectory());
+    const deps = listPackages(pm, info.getProgramDirectory(), req.getTransitivedependencies());
     return new pb.GetProgramDependenciesResponse().setDependenciesList(deps.map((d) => new pb.DependencyInfo().setName(d.name).setVersion(d.version)));
   }
 }

@@ -1,5 +1,6 @@
 // What the language host gave this program: its own process, the Node.js on PATH, the runtime
-// options of Pulumi.yaml and the stack config. `probe:mode` picks a failure to show instead.
+// options of Pulumi.yaml and the stack config. `probe:mode` picks a failure to show instead,
+// or leaves a process running.
 import * as fs from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
 
@@ -10,6 +11,12 @@ if (mode === "type-error") {
   require("./type-error");
 }
 if (mode === "throw") throw new Error("probe failed on purpose");
+if (mode === "orphan") {
+  // A process the program leaves running, holding the program's stdout and stderr.
+  const child = require("node:child_process").spawn(process.execPath, ["-e", "setTimeout(() => {}, 120000)"], { stdio: ["ignore", "inherit", "inherit"], detached: true });
+  child.unref();
+  fs.writeFileSync(config.require("pidFile"), String(child.pid));
+}
 
 const parentCmd = fs.readFileSync(`/proc/${process.ppid}/cmdline`, "utf8").split("\0").filter(Boolean);
 export const pid = process.pid;
@@ -23,3 +30,6 @@ export const secretIsSecret = pulumi.isSecret(config.requireSecret("hidden"));
 export const project = pulumi.getProject();
 export const stack = pulumi.getStack();
 export const dryRunSeen = pulumi.runtime.isDryRun();
+// What a `--require` preload in the user's NODE_OPTIONS left (test/language-host.test.ts).
+export const nodeOptions = process.env.NODE_OPTIONS ?? "";
+export const preloaded = (globalThis as { __psuPreloaded?: boolean }).__psuPreloaded ?? false;
