@@ -31,6 +31,10 @@ afterAll(async () => {
   fs.rmSync(pack, { recursive: true, force: true });
 });
 
+test("the pack type-checks with its own dependencies (strict)", () => {
+  execFileSync(process.execPath, [path.join(pack, "node_modules", "typescript", "bin", "tsc"), "-p", pack, "--noEmit"], { encoding: "utf8", stdio: "pipe" });
+});
+
 const policyPreview = (stack: TestStack, env?: Record<string, string>) => stack.preview(["--policy-pack", pack], { env });
 
 describe("storage-user-name", () => {
