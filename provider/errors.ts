@@ -101,7 +101,11 @@ export class NameTakenError extends StorageUserError {
     super(
       "NAME_TAKEN",
       `the storage API already has a user named '${userName}'${detail ? ` (${redact(detail)})` : ""}`,
-      "choose another userName, or delete that user on the service first; nothing was created now, but if an earlier pulumi up was force-stopped (second Ctrl-C, kill) while creating it, that run may have made this user: check its credentials on the service",
+      // Never "delete it first": on a replace the named user is the live one whose credentials
+      // applications still use.
+      "nothing was created now. Give this StorageUser another userName, or leave userName out so a unique one is generated " +
+        "(resource name plus a random suffix, new on every replace: the way to rotate credentials with replacementTrigger or pulumi up --replace). " +
+        "If an earlier pulumi up was force-stopped (second Ctrl-C, kill) while creating this user, that run may have made it: it is in no stack, so check it on the service",
     );
   }
 }
@@ -231,7 +235,6 @@ export function repeatedFailure(id: string, failure: FailureRecord, properties: 
 
 /** Why an argument is refused: a check failure's reason, or part of the constructor's INVALID_INPUT (after the property's name). */
 export const reasons = {
-  userNameRequired: 'is required: pass userName: "app-prod"',
   userNameNotString: (v: unknown) => `must be a string, got ${v === null ? "null" : typeof v}: pass userName: "app-prod"`,
   userNameEmpty: `must not be empty: pass the login the storage user should have, e.g. "app-prod"`,
   userNameBlank: 'must not be whitespace only: pass a login such as "app-prod"',
@@ -246,12 +249,13 @@ export const reasons = {
   usersNotAList: "must be a list of StorageUsers",
   ledgerEntryIncomplete: (missing: string[]) => `needs non-empty string ${missing.join(", ")}`,
   ledgerNamesShared: (name: string) => `two users share the resource name '${name}': pass { name, id, userName } entries with distinct names`,
+  ledgerServiceNotText: "must be the base URL of the user's service, as text (a StorageUser's baseUrl output)",
   cleanedUpNotIds: "must be a list of user ids",
 };
 
 /** The errors the program side throws before anything is registered. */
 export const refusals = {
-  noArguments: (name: string) => new InvalidInputError(`StorageUser '${name}' has no arguments`, 'pass { userName: "app-prod" }'),
+  noArguments: (name: string) => new InvalidInputError(`StorageUser '${name}' has arguments that are not an object`, 'pass { userName: "app-prod" }, or leave them out for a generated name'),
   invalidArguments: (name: string, failures: { property: string; reason: string }[], accepted?: readonly string[]) =>
     new InvalidInputError(
       `StorageUser '${name}' has invalid arguments: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`,
