@@ -164,6 +164,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     };
     const real = options.backends;
     if (real) {
+      // Secrets with the characters real ones have (AWS keys are base64: `+` `/`), and an FTP
+      // password with URL-reserved ones, so an encoding slip in `ftpUrl` or `env` cannot pass.
+      user.S3Connection.SecretKey = randomBytes(30).toString("base64");
+      user.FtpConnection.Password = `${secret(18)}@:/%#?`;
       user.S3Connection.Endpoint = real.s3Endpoint;
       user.FtpConnection.HostName = real.ftpHostName;
       await real.createS3Account(user.S3Connection.AccessKey, user.S3Connection.SecretKey);
