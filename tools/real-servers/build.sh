@@ -33,6 +33,8 @@ if [ ! -x "$ftpdir/psu-ftp-server" ]; then
   mkdir -p "$ftpdir"
   (cd "$src" && go build -trimpath -ldflags "-s -w" -o "$ftpdir/psu-ftp-server.tmp.$$" .)
   mv "$ftpdir/psu-ftp-server.tmp.$$" "$ftpdir/psu-ftp-server"
+  # Builds of older sources are never used again.
+  find "$root" -maxdepth 1 -name 'ftp-server-*' ! -name "ftp-server-$key" -exec rm -rf {} +
   echo "built tools/ftp-server in $(( $(date +%s) - start ))s" >&2
 fi
 
