@@ -2,10 +2,14 @@
 // creates each user on versitygw (S3) and tools/ftp-server (FTP), and the stack's outputs alone
 // (s3, ftp, ftpUrl, env) get a file written and read back, while a wrong secret and another
 // user's bucket or directory are refused. Swift is not served (docs/real-servers.md).
+import { execFile } from "node:child_process";
+import * as path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startRealApiServer, RealApiServer } from "../server/real-backends";
 import { runDemoApp } from "../scripts/run-app";
 import { repoRoot, TestStack } from "../scripts/stack";
+import { nodeBinDir } from "../scripts/toolchain";
 import { expectCredentialsWork, expectIsolated, expectStillReadable, IssuedUser, Written } from "./real-clients";
 import { hits, secretsOf, withEncodings } from "./secrets";
 
@@ -79,4 +83,14 @@ test("state and CLI output hold none of the real-mode secrets (reserved characte
   expect(api.users.every((u) => /[@:/%#?]/.test(u.FtpConnection.Password))).toBe(true);
   const needles = [...withEncodings(api.users.flatMap(secretsOf)), ["token", token] as [string, string]];
   expect(hits([["state", stack.stateFileText()], ...cliOutput.map((o, i): [string, string] => [`cli output ${i}`, o])], needles)).toEqual([]);
+});
+
+test("npm run demo ends with the app writing and reading its file over S3 and FTP, credentials masked", async () => {
+  // What `npm run demo` runs after its build; the demo starts its own API and servers.
+  const { stdout } = await promisify(execFile)(path.join(nodeBinDir(), "node"), [path.join(repoRoot, "dist", "scripts", "demo.js")], { cwd: repoRoot, maxBuffer: 16 << 20 });
+  expect(stdout).toMatch(/creating users on S3 http:\/\/127\.0\.0\.1:\d+ \(versitygw\) and FTP 127\.0\.0\.1:\d+/);
+  expect(stdout).toMatch(/S3 {2}http:\/\/127\.0\.0\.1:\d+ as \*{8} \(20 chars\), secret \*{8} \(40 chars\)/);
+  expect(stdout).toMatch(/S3 {2}got s3:\/\/demo-app-[0-9a-f]+\/hello\.txt back: same \d+ bytes/);
+  expect(stdout).toMatch(/FTP got \/hello-[0-9a-f]+\.txt back with FTP_HOST\/FTP_USER\/FTP_PASSWORD: same \d+ bytes/);
+  expect(stdout).toContain("the app wrote and read its file over S3 and FTP with the credentials it was given");
 });
