@@ -41,13 +41,14 @@ async function main() {
   };
   const real = values.fake ? undefined : await startRealApiServer(options);
   const server = real ?? (await startApiServer(options));
+  // Before the first line is printed: whoever reads it may stop us at once, servers included.
+  const stop = () => server.close().then(() => process.exit(0));
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
   console.log(`storage API listening on ${server.url} (POST ${server.url}/storage/users)`);
   if (real) console.log(`users are created on S3 ${real.backends.s3Endpoint} (versitygw) and FTP ${real.backends.ftpHostName}`);
   else console.log("fake mode: the credentials issued work on no server");
   if (!given) console.log(`generated token (set it with: pulumi config set --secret storage:accessToken ...): ${token}`);
-  const stop = () => server.close().then(() => process.exit(0));
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
 }
 
 main().catch((err) => {

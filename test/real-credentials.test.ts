@@ -2,7 +2,8 @@
 // creates each user on versitygw (S3) and tools/ftp-server (FTP), and the stack's outputs alone
 // (s3, ftp, ftpUrl, env) get a file written and read back, while a wrong secret and another
 // user's bucket or directory are refused. Swift is not served (docs/real-servers.md).
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import * as net from "node:net";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -93,4 +94,53 @@ test("npm run demo ends with the app writing and reading its file over S3 and FT
   expect(stdout).toMatch(/S3 {2}got s3:\/\/demo-app-[0-9a-f]+\/hello\.txt back: same \d+ bytes/);
   expect(stdout).toMatch(/FTP got \/hello-[0-9a-f]+\.txt back with FTP_HOST\/FTP_USER\/FTP_PASSWORD: same \d+ bytes/);
   expect(stdout).toContain("the app wrote and read its file over S3 and FTP with the credentials it was given");
+});
+
+/** Starts `npm run api` (its compiled entry) and resolves with its first `lines` lines of output. */
+function startApiProcess(args: string[], lines: number) {
+  const child = spawn(path.join(nodeBinDir(), "node"), [path.join(repoRoot, "dist", "server", "main.js"), ...args], {
+    env: { ...process.env, STORAGE_ACCESS_TOKEN: token },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  const ready = new Promise<string>((resolve, reject) => {
+    child.stdout.on("data", (c: Buffer) => {
+      out += c.toString("utf8");
+      if (out.split("\n").length > lines) resolve(out);
+    });
+    child.once("exit", (code) => reject(new Error(`npm run api exited ${code}: ${out}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return { child, ready, exited };
+}
+
+const refusesConnections = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect(port, "127.0.0.1");
+    s.once("connect", () => (s.destroy(), resolve(false)));
+    s.once("error", () => resolve(true));
+  });
+
+test("npm run api starts in real mode, its users work in real clients, and SIGTERM stops both servers; --fake starts none", async () => {
+  const real = startApiProcess([], 2);
+  const out = await real.ready;
+  const [, url] = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)!;
+  const [, s3Port, ftpPort] = /users are created on S3 http:\/\/127\.0\.0\.1:(\d+) \(versitygw\) and FTP 127\.0\.0\.1:(\d+)/.exec(out)!.map(Number);
+  const res = await fetch(`${url}/storage/users`, { method: "POST", headers: { authorization: token, "content-type": "application/json" }, body: JSON.stringify({ UserName: "by-hand" }) });
+  expect(res.status).toBe(200);
+  const u = await res.json();
+  const ftp = { hostName: u.FtpConnection.HostName, login: u.FtpConnection.Login, password: u.FtpConnection.Password };
+  await expectCredentialsWork({
+    s3: { endpoint: u.S3Connection.Endpoint, accessKey: u.S3Connection.AccessKey, secretKey: u.S3Connection.SecretKey },
+    ftp,
+    ftpUrl: `ftp://${encodeURIComponent(ftp.login)}:${encodeURIComponent(ftp.password)}@${ftp.hostName}/`,
+  });
+  real.child.kill("SIGTERM");
+  expect(await real.exited).toBe(0);
+  expect([await refusesConnections(s3Port), await refusesConnections(ftpPort)]).toEqual([true, true]);
+
+  const fake = startApiProcess(["--fake"], 2);
+  expect(await fake.ready).toContain("fake mode: the credentials issued work on no server");
+  fake.child.kill("SIGTERM");
+  expect(await fake.exited).toBe(0);
 });
