@@ -80,5 +80,5 @@ test("the block runs as written: users stack, app-config stack, a 0600 env file 
   // The file holds what the users stack exported for `app`, printed by its --show-secrets line.
   expect(vars.AWS_ACCESS_KEY_ID).toMatch(/\S/);
   expect(output).toContain(vars.AWS_SECRET_ACCESS_KEY);
-  expect(output).toMatch(/"userName": "app-[0-9a-f]{7}"/);
+  expect(output).toMatch(/"userName":\s*"app-[0-9a-f]{7}"/);
 });

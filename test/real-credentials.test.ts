@@ -144,3 +144,27 @@ test("npm run api starts in real mode, its users work in real clients, and SIGTE
   fake.child.kill("SIGTERM");
   expect(await fake.exited).toBe(0);
 });
+
+test("rotation of an auto-named user (from-config's rotate, a replacementTrigger): the new credentials work, the old ones still do", async () => {
+  const deploy = async (rotate: string) => {
+    await stack.must(["config", "set", "--path", "users", JSON.stringify([{ name: "app", userName: "app-real" }, { name: "backup", userName: "backup-real" }, { name: "rot", rotate }])]);
+    const up = await stack.up();
+    cliOutput.push(up.output);
+    expect(up.code, up.output).toBe(0);
+    return (await stack.outputs(true)).credentials.rot as IssuedUser & { userName: string };
+  };
+  const old = await deploy("1");
+  const before = api.users.length;
+  const oldWritten = await expectCredentialsWork(old);
+  const rotated = await deploy("2");
+  expect(api.users.length).toBe(before + 1); // one new user, once
+  expect(rotated.userName).toMatch(/^rot-[0-9a-f]{7}$/);
+  expect(rotated.userName).not.toBe(old.userName);
+  expect(rotated.s3.secretKey).not.toBe(old.s3.secretKey);
+  await expectCredentialsWork(rotated);
+  // The API cannot delete: the old user keeps working until someone deletes it on the service.
+  await expectStillReadable(old, oldWritten);
+  await expectIsolated(rotated, oldWritten);
+  const needles = [...withEncodings(api.users.flatMap(secretsOf)), ["token", token] as [string, string]];
+  expect(hits([["state", stack.stateFileText()], ...cliOutput.map((o, i): [string, string] => [`cli output ${i}`, o])], needles)).toEqual([]);
+});

@@ -9,6 +9,12 @@ interface UserEntry {
   /** Left out: generated from `name` (new on every replace, so a rotation works on services with unique names). */
   userName?: string;
   persistPassword?: boolean;
+  /**
+   * Change it (any new text, e.g. a date) to rotate this user's credentials: the engine replaces
+   * the user (its `replacementTrigger`), and with no userName the new one gets a new name, so a
+   * service with unique names accepts it. The old user stays on the service, in the ledger.
+   */
+  rotate?: string;
 }
 
 const config = new pulumi.Config();
@@ -18,7 +24,9 @@ const nameOf = (e: UserEntry, i: number) => {
   if (!name) throw new Error(`from-config:users[${i}] needs a name (or a userName): pulumi config set --path 'users[${i}].name' app`);
   return name;
 };
-const users = entries.map((u, i) => new StorageUser(nameOf(u, i), { userName: u.userName, persistPassword: u.persistPassword }));
+const users = entries.map(
+  (u, i) => new StorageUser(nameOf(u, i), { userName: u.userName, persistPassword: u.persistPassword }, { replacementTrigger: u.rotate }),
+);
 // Ids set with `config set --path 'cleanedUp[0]' 1469` arrive as numbers.
 const cleanedUp = config.getObject<(string | number)[]>("cleanedUp")?.map(String);
 const ledger = new StorageUserLedger("ledger", { users, cleanedUp });
