@@ -207,24 +207,24 @@ function replaceHint(urn: unknown): string {
 }
 
 /** A 2xx whose body is unusable but names the user's Id. */
-export function responseUnusable(id: number, userName: string, problems: string[], urn?: unknown): Omit<FailureRecord, "at"> {
+export function responseUnusable(id: number, userName: string, service: string, problems: string[], urn?: unknown): Omit<FailureRecord, "at"> {
   return {
     code: "RESPONSE_UNUSABLE",
-    what: `storage user ${id} ('${userName}') was created but the API's answer is unusable (${problems.join("; ")}); it is recorded in the stack so it is not created twice`,
+    what: `storage user ${id} ('${userName}') was created on ${service} but the API's answer is unusable (${problems.join("; ")}); it is recorded in the stack so it is not created twice`,
     todo: `its credentials cannot be fetched again (the API has no read call): delete user ${id} on the service, then ${replaceHint(urn)}`,
   };
 }
 
 /** Sent, and no verdict: a 2xx without a readable Id (`problems`), or no usable answer at all (`detail`). */
-export function outcomeUnknown(userName: string, why: { problems: string[] } | { detail: string }, urn?: unknown): Omit<FailureRecord, "at"> {
+export function outcomeUnknown(userName: string, service: string, why: { problems: string[] } | { detail: string }, urn?: unknown): Omit<FailureRecord, "at"> {
   const what =
     "problems" in why
       ? `the API answered success but the body is unusable and names no Id (${why.problems.join("; ")})`
       : `the create request for '${userName}' was sent but no verdict came back (${why.detail})`;
   return {
     code: "OUTCOME_UNKNOWN",
-    what: `${what}: a storage user '${userName}' may have been created; the stack records it as unconfirmed so the next up does not create a second one`,
-    todo: `check on the service whether user '${userName}' exists and delete it or note its credentials, then ${replaceHint(urn)}`,
+    what: `${what}: a storage user '${userName}' may have been created on ${service}; the stack records it as unconfirmed so the next up does not create a second one`,
+    todo: `check on ${service} whether user '${userName}' exists and delete it or note its credentials, then ${replaceHint(urn)}`,
   };
 }
 

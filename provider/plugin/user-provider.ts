@@ -114,10 +114,10 @@ export async function create(raw: Props): Promise<dynamic.CreateResult> {
   const baseUrl = settings.baseUrl;
   if (outcome.kind === "created") return { id: String(outcome.user.userId), outs: toOutputs(inputs, outcome.user, baseUrl.href) };
   if (outcome.kind === "unusable" && outcome.userId !== undefined) {
-    record(inputs, baseUrl.href, responseUnusable(outcome.userId, inputs.userName, outcome.problems, inputs.__urn), String(outcome.userId));
+    record(inputs, baseUrl.href, responseUnusable(outcome.userId, inputs.userName, baseUrl.href, outcome.problems, inputs.__urn), String(outcome.userId));
   }
   const cause = outcome.kind === "unknown" ? outcome.cause : undefined;
-  record(inputs, baseUrl.href, outcomeUnknown(inputs.userName, outcome, inputs.__urn), `unconfirmed-${Date.now().toString(36)}`, cause);
+  record(inputs, baseUrl.href, outcomeUnknown(inputs.userName, baseUrl.href, outcome, inputs.__urn), `unconfirmed-${Date.now().toString(36)}`, cause);
 }
 
 /**
