@@ -64,8 +64,10 @@ export async function check(_olds: Props, news: Props): Promise<dynamic.CheckRes
 // Key order does not survive the round trip through state, so maps are compared entry by entry.
 function sameUsers(a: Record<string, TrackedUser>, b: Record<string, TrackedUser>): boolean {
   const keys = Object.keys(a);
-  // A service recorded for the first time (state of 0.2.0) is an update too, so forgotten users name it.
-  return keys.length === Object.keys(b).length && keys.every((k) => b[k]?.id === a[k].id && b[k]?.userName === a[k].userName && b[k]?.service === a[k].service);
+  // An entry recorded before 0.3.0 has no service: not a change on its own (an upgrade shows no
+  // diff); the next update for another reason records it.
+  const sameService = (x?: string, y?: string) => x === undefined || y === undefined || x === y;
+  return keys.length === Object.keys(b).length && keys.every((k) => b[k]?.id === a[k].id && b[k]?.userName === a[k].userName && sameService(b[k]?.service, a[k].service));
 }
 
 export async function diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
