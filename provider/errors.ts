@@ -101,7 +101,11 @@ export class NameTakenError extends StorageUserError {
     super(
       "NAME_TAKEN",
       `the storage API already has a user named '${userName}'${detail ? ` (${redact(detail)})` : ""}`,
-      "choose another userName, or delete that user on the service first; nothing was created now, but if an earlier pulumi up was force-stopped (second Ctrl-C, kill) while creating it, that run may have made this user: check its credentials on the service",
+      // Never "delete it first": on a replace the named user is the live one whose credentials
+      // applications still use.
+      "nothing was created now. Give this StorageUser another userName, or leave userName out so a unique one is generated " +
+        "(resource name plus a random suffix, new on every replace: the way to rotate credentials with replacementTrigger or pulumi up --replace). " +
+        "If an earlier pulumi up was force-stopped (second Ctrl-C, kill) while creating this user, that run may have made it: it is in no stack, so check it on the service",
     );
   }
 }
@@ -203,24 +207,24 @@ function replaceHint(urn: unknown): string {
 }
 
 /** A 2xx whose body is unusable but names the user's Id. */
-export function responseUnusable(id: number, userName: string, problems: string[], urn?: unknown): Omit<FailureRecord, "at"> {
+export function responseUnusable(id: number, userName: string, service: string, problems: string[], urn?: unknown): Omit<FailureRecord, "at"> {
   return {
     code: "RESPONSE_UNUSABLE",
-    what: `storage user ${id} ('${userName}') was created but the API's answer is unusable (${problems.join("; ")}); it is recorded in the stack so it is not created twice`,
+    what: `storage user ${id} ('${userName}') was created on ${service} but the API's answer is unusable (${problems.join("; ")}); it is recorded in the stack so it is not created twice`,
     todo: `its credentials cannot be fetched again (the API has no read call): delete user ${id} on the service, then ${replaceHint(urn)}`,
   };
 }
 
 /** Sent, and no verdict: a 2xx without a readable Id (`problems`), or no usable answer at all (`detail`). */
-export function outcomeUnknown(userName: string, why: { problems: string[] } | { detail: string }, urn?: unknown): Omit<FailureRecord, "at"> {
+export function outcomeUnknown(userName: string, service: string, why: { problems: string[] } | { detail: string }, urn?: unknown): Omit<FailureRecord, "at"> {
   const what =
     "problems" in why
       ? `the API answered success but the body is unusable and names no Id (${why.problems.join("; ")})`
       : `the create request for '${userName}' was sent but no verdict came back (${why.detail})`;
   return {
     code: "OUTCOME_UNKNOWN",
-    what: `${what}: a storage user '${userName}' may have been created; the stack records it as unconfirmed so the next up does not create a second one`,
-    todo: `check on the service whether user '${userName}' exists and delete it or note its credentials, then ${replaceHint(urn)}`,
+    what: `${what}: a storage user '${userName}' may have been created on ${service}; the stack records it as unconfirmed so the next up does not create a second one`,
+    todo: `check on ${service} whether user '${userName}' exists and delete it or note its credentials, then ${replaceHint(urn)}`,
   };
 }
 
@@ -231,7 +235,6 @@ export function repeatedFailure(id: string, failure: FailureRecord, properties: 
 
 /** Why an argument is refused: a check failure's reason, or part of the constructor's INVALID_INPUT (after the property's name). */
 export const reasons = {
-  userNameRequired: 'is required: pass userName: "app-prod"',
   userNameNotString: (v: unknown) => `must be a string, got ${v === null ? "null" : typeof v}: pass userName: "app-prod"`,
   userNameEmpty: `must not be empty: pass the login the storage user should have, e.g. "app-prod"`,
   userNameBlank: 'must not be whitespace only: pass a login such as "app-prod"',
@@ -246,12 +249,13 @@ export const reasons = {
   usersNotAList: "must be a list of StorageUsers",
   ledgerEntryIncomplete: (missing: string[]) => `needs non-empty string ${missing.join(", ")}`,
   ledgerNamesShared: (name: string) => `two users share the resource name '${name}': pass { name, id, userName } entries with distinct names`,
+  ledgerServiceNotText: "must be the base URL of the user's service, as text (a StorageUser's baseUrl output)",
   cleanedUpNotIds: "must be a list of user ids",
 };
 
 /** The errors the program side throws before anything is registered. */
 export const refusals = {
-  noArguments: (name: string) => new InvalidInputError(`StorageUser '${name}' has no arguments`, 'pass { userName: "app-prod" }'),
+  noArguments: (name: string) => new InvalidInputError(`StorageUser '${name}' has arguments that are not an object`, 'pass { userName: "app-prod" }, or leave them out for a generated name'),
   invalidArguments: (name: string, failures: { property: string; reason: string }[], accepted?: readonly string[]) =>
     new InvalidInputError(
       `StorageUser '${name}' has invalid arguments: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`,

@@ -1,4 +1,5 @@
 /** The StorageUser arguments and their rules, checked by the program (plain values) and by the plugin's check (the rest). */
+import { randomBytes } from "node:crypto";
 import { defaults } from "./defaults";
 import { checkConnectionName } from "./connections";
 import { reasons } from "./errors";
@@ -32,6 +33,35 @@ export function checkUserName(value: unknown): string | undefined {
   return undefined;
 }
 
+/** `urn:pulumi:stack::project::type::name`; the name may itself contain "::". */
+export function nameFromUrn(urn: string): string {
+  return urn.split("::").slice(3).join("::");
+}
+
+/**
+ * The login of a user whose program leaves userName out, following Pulumi's default
+ * auto-naming (pulumi-aws and the bridged providers: the resource name, "-", 7 random hex
+ * digits): unique on services that refuse a taken name, and new on every replace, which is what
+ * lets a replacement (rotation) be created before the old user leaves the stack. The engine's
+ * own naming options never reach a dynamic provider (docs/decisions.md "Auto-naming").
+ */
+export function autoUserName(urn: string): string {
+  const suffix = randomBytes(4).toString("hex").slice(0, 7);
+  return `${nameFromUrn(urn).slice(0, defaults.maxUserNameLength - suffix.length - 1)}-${suffix}`;
+}
+
+/**
+ * The checked inputs' userName: the given one; else the one the user already has (an update,
+ * so leaving userName out never renames, i.e. replaces, an existing user); else a new one. The
+ * engine calls check without the old inputs when it replaces (--replace, replacementTrigger,
+ * a replacing change), so a replacement gets a name of its own.
+ */
+export function userNameOf(olds: Record<string, unknown>, news: Record<string, unknown>): unknown {
+  if (news.userName !== undefined) return news.userName;
+  if (typeof olds.userName === "string") return olds.userName;
+  return typeof news.__urn === "string" && news.__urn !== UNKNOWN ? autoUserName(news.__urn) : UNKNOWN;
+}
+
 export function checkPersistPassword(value: unknown): string | undefined {
   if (value === undefined || value === UNKNOWN || typeof value === "boolean") return undefined;
   return reasons.notABoolean(value, defaults.persistPassword);
@@ -48,12 +78,10 @@ export function unknownArgFailures(names: string[], listAccepted = true): Failur
     .map((property) => ({ property, reason: reasons.notAnArgument(listAccepted ? argNames : undefined) }));
 }
 
-/** Failures of the values present; `userName` is required only if `requireUserName`. */
-export function valueFailures(values: Record<string, unknown>, requireUserName: boolean): Failure[] {
+/** Failures of the values present (a userName left out is generated: see userNameOf). */
+export function valueFailures(values: Record<string, unknown>): Failure[] {
   const failures: Failure[] = [];
-  if (!("userName" in values)) {
-    if (requireUserName) failures.push({ property: "userName", reason: reasons.userNameRequired });
-  } else {
+  if (values.userName !== undefined) {
     const r = checkUserName(values.userName);
     if (r) failures.push({ property: "userName", reason: r });
   }
@@ -68,5 +96,5 @@ export function valueFailures(values: Record<string, unknown>, requireUserName: 
 
 /** All failures for the inputs the provider's check receives. */
 export function validateInputs(news: Record<string, unknown>): Failure[] {
-  return [...unknownArgFailures(Object.keys(news)), ...valueFailures(news, true)];
+  return [...unknownArgFailures(Object.keys(news)), ...valueFailures(news)];
 }

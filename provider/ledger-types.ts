@@ -9,9 +9,11 @@ export interface LedgerUser {
   /** Resource id: the service's user Id, or `unconfirmed-…` for a create that never confirmed. */
   id: string;
   userName: string;
+  /** The base URL of the service the user lives on (its `baseUrl` output); absent for users created by 0.1.x. */
+  service?: string;
 }
 
-export type TrackedUser = Pick<LedgerUser, "id" | "userName">;
+export type TrackedUser = Pick<LedgerUser, "id" | "userName" | "service">;
 
 export interface ForgottenUser extends TrackedUser {
   resourceName: string;

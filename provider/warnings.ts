@@ -90,19 +90,20 @@ export function serviceRecordedWarning(u: UserRef, connection: string, now: stri
 }
 
 /** plugin remove: the user leaves the stack, not the service (the API has no delete call). */
-export function leftStackWarning(id: string, userName: string, failed: boolean): string {
-  const who = `'${userName}'`;
+export function leftStackWarning(u: UserRef, failed: boolean): string {
+  const who = `'${u.userName}'`;
+  const where = serviceOf(u);
   const message = !failed
-    ? `StorageUser ${who} (id ${id}) left the stack but still exists on the storage service, which has no delete call: delete user ${id} there if it is no longer needed`
-    : !id.startsWith("unconfirmed-")
-      ? `StorageUser ${who} (id ${id}) left the stack; its create answer was unusable, and user ${id} still exists on the storage service: delete it there`
-      : `StorageUser ${who} (${id}) left the stack; its create did not finish cleanly, so a user ${who} may exist on the storage service: check and delete it there`;
+    ? `StorageUser ${who} (id ${u.id}, on ${where}) left the stack but still exists on the storage service, which has no delete call: delete user ${u.id} there if it is no longer needed`
+    : !u.id.startsWith("unconfirmed-")
+      ? `StorageUser ${who} (id ${u.id}, on ${where}) left the stack; its create answer was unusable, and user ${u.id} still exists on the storage service: delete it there`
+      : `StorageUser ${who} (${u.id}, on ${where}) left the stack; its create did not finish cleanly, so a user ${who} may exist on the storage service: check and delete it there`;
   return `warning: ${message}`;
 }
 
 /** One ledger entry as messages name it. */
 export const describeForgotten = (f: Pick<ForgottenUser, "id" | "userName" | "resourceName"> & Partial<ForgottenUser>): string =>
-  `${f.id} '${f.userName}' (resource '${f.resourceName}'${f.why ? `, ${f.why} ${f.at}` : ""}${f.onService === "may exist" ? ", may exist" : ""})`;
+  `${f.id} '${f.userName}' on ${f.service ?? "its service (not recorded)"} (resource '${f.resourceName}'${f.why ? `, ${f.why} ${f.at}` : ""}${f.onService === "may exist" ? ", may exist" : ""})`;
 
 /** ledger update: users left the stack since the last update. */
 export function ledgerGrewWarning(added: ForgottenUser[], total: number): string {

@@ -1,11 +1,14 @@
 /**
- * `npm run demo`: the main job. Starts the bundled storage API on 127.0.0.1, runs a real
- * `pulumi up` of the root program (Pulumi.yaml: examples/from-config) on a throwaway stack with
- * two users, shows the stack outputs with secrets masked, then destroys the stack and removes it.
+ * `npm run demo`: the main job. Starts the bundled storage API on 127.0.0.1 in real mode (a real
+ * S3 and FTP server behind it), runs a real `pulumi up` of the root program (Pulumi.yaml:
+ * examples/from-config) on a throwaway stack with two users, shows the stack outputs with
+ * secrets masked, hands one user's `env` output to an application (scripts/demo-app.ts) that
+ * writes and reads a file over S3 and FTP, then destroys the stack and removes it.
  */
 import { randomBytes } from "node:crypto";
-import { startApiServer } from "../server/api-server";
+import { startRealApiServer } from "../server/real-backends";
 import { installConsumer } from "./consumer";
+import { runDemoApp } from "./run-app";
 import { cliVersion, repoRoot, RunOptions, TestStack } from "./stack";
 
 const echo: RunOptions = { onOutput: () => undefined };
@@ -19,8 +22,8 @@ const show = async (stack: TestStack, title: string, args: string[]) => {
 async function main() {
   installConsumer(); // the packed package, installed for the program as an infra repo has it
   const token = randomBytes(24).toString("base64url");
-  const api = await startApiServer({ token });
-  console.log(`local storage API on ${api.url}; pulumi ${cliVersion()}`);
+  const api = await startRealApiServer({ token });
+  console.log(`local storage API on ${api.url}, creating users on S3 ${api.backends.s3Endpoint} (versitygw) and FTP ${api.backends.ftpHostName}; pulumi ${cliVersion()}`);
   const stack = await TestStack.create({
     programDir: repoRoot,
     stackName: `demo-${randomBytes(3).toString("hex")}`,
@@ -38,6 +41,12 @@ async function main() {
     await show(stack, "create the users", ["up", "--yes", "--non-interactive"]);
     await show(stack, "what other programs read; credentials stay [secret]", ["stack", "output"]);
     console.log(`\nthe API now holds ${api.users.length} users: ${api.users.map((u) => `${u.Id} ${u.Name}`).join(", ")}`);
+    // What a deployment does: the user's env output, decrypted, becomes the app's environment.
+    const { credentials } = await stack.outputs(true);
+    console.log(`\n$ env <credentials.app.env: ${Object.keys(credentials.app.env).join(", ")}> node dist/scripts/demo-app.js`);
+    const app = await runDemoApp(credentials.app.env);
+    process.stdout.write(app.output);
+    if (app.code !== 0) throw new Error(`the demo app failed (exit ${app.code})`);
     await show(stack, "clean up (the API has no delete call: users are forgotten, with a warning)", [
       "destroy",
       "--yes",

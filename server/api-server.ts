@@ -51,6 +51,19 @@ export interface RequestRecord {
   fault?: Fault["kind"];
 }
 
+/** Servers on which real mode creates every user (server/real-backends.ts starts them). */
+export interface UserBackends {
+  /** `http://127.0.0.1:<port>`: what S3Connection.Endpoint holds. */
+  readonly s3Endpoint: string;
+  /** `127.0.0.1:<port>`: what FtpConnection.HostName holds (the spec has no separate port). */
+  readonly ftpHostName: string;
+  /** Creates an S3 account (role userplus: it may create buckets). */
+  createS3Account(accessKey: string, secretKey: string): Promise<void>;
+  /** Adds an FTP login; it can log in from the next connection on. */
+  addFtpUser(login: string, password: string): void;
+  close(): Promise<void>;
+}
+
 export interface ApiServerOptions {
   /** The token every request must carry as `Authorization: <token>`. */
   token: string;
@@ -65,6 +78,11 @@ export interface ApiServerOptions {
   domain?: string;
   /** Accept a UserName that is already taken (the spec states no uniqueness rule); default: 409. */
   allowDuplicateNames?: boolean;
+  /**
+   * Real mode: every user is also created on these servers (server/real-backends.ts), and its
+   * S3 endpoint and FTP host are theirs. Without it, credentials are made-up strings.
+   */
+  backends?: UserBackends;
 }
 
 export interface ApiServer {
@@ -127,7 +145,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     return true;
   }
 
-  function store(userName: string, persist: number): StoredUser {
+  async function store(userName: string, persist: number): Promise<StoredUser> {
     const user: StoredUser = {
       Id: nextUserId++,
       Name: userName,
@@ -144,6 +162,17 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       State: "New",
       Tasks: [{ Id: nextTaskId++, ProgressPercent: 0, Type: "StorageUserCreate", State: "New", StartDate: startDate() }],
     };
+    const real = options.backends;
+    if (real) {
+      // Secrets with the characters real ones have (AWS keys are base64: `+` `/`), and an FTP
+      // password with URL-reserved ones, so an encoding slip in `ftpUrl` or `env` cannot pass.
+      user.S3Connection.SecretKey = randomBytes(30).toString("base64");
+      user.FtpConnection.Password = `${secret(18)}@:/%#?`;
+      user.S3Connection.Endpoint = real.s3Endpoint;
+      user.FtpConnection.HostName = real.ftpHostName;
+      await real.createS3Account(user.S3Connection.AccessKey, user.S3Connection.SecretKey);
+      real.addFtpUser(user.FtpConnection.Login, user.FtpConnection.Password);
+    }
     users.push(user);
     names.add(userName);
     return user;
@@ -210,7 +239,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     }
     if (!options.allowDuplicateNames && names.has(UserName)) return apiError(res, 409, "name_taken", `a user named ${UserName} already exists`);
 
-    const user = store(UserName, (PersistPassword as number | undefined) ?? 0);
+    const user = await store(UserName, (PersistPassword as number | undefined) ?? 0);
     const answer = structuredClone(user) as unknown as Record<string, unknown>;
     delete answer.PersistPassword; // a request member, not a field of the user (spec 2.1)
 

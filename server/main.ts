@@ -1,16 +1,20 @@
 /**
- * `npm run api [-- --port 8080 --latency 50 --rate 20]`: the local storage API, standalone.
+ * `npm run api [-- --port 8080 --latency 50 --rate 20 --fake]`: the local storage API, standalone,
+ * by default in real mode: every user is also created on a real S3 server (versitygw) and FTP
+ * server, started here on 127.0.0.1 and stopped with it (docs/real-servers.md).
  * The token comes from STORAGE_ACCESS_TOKEN; without it one is generated and printed once,
  * since this is a development server and you need it to configure a stack.
  */
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { startApiServer } from "./api-server";
+import { startRealApiServer } from "./real-backends";
 
-const USAGE = `usage: npm run api -- [--port N] [--latency MS] [--rate PER_SECOND]
+const USAGE = `usage: npm run api -- [--port N] [--latency MS] [--rate PER_SECOND] [--fake]
   --port N            listen on 127.0.0.1:N (default 0: any free port)
   --latency MS        answer each create after MS milliseconds (default 0)
   --rate PER_SECOND   answer 429 beyond that many creates per second
+  --fake              no S3/FTP servers: credentials are made-up strings that work nowhere
 The token is STORAGE_ACCESS_TOKEN, or one is generated and printed.`;
 
 async function main() {
@@ -19,6 +23,7 @@ async function main() {
       port: { type: "string", default: "0" },
       latency: { type: "string", default: "0" },
       rate: { type: "string" },
+      fake: { type: "boolean", default: false },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -28,17 +33,22 @@ async function main() {
   }
   const given = process.env.STORAGE_ACCESS_TOKEN;
   const token = given || randomBytes(24).toString("base64url");
-  const server = await startApiServer({
+  const options = {
     token,
     port: Number(values.port),
     latencyMs: Number(values.latency),
     ...(values.rate ? { rateLimit: { perSecond: Number(values.rate) } } : {}),
-  });
-  console.log(`storage API listening on ${server.url} (POST ${server.url}/storage/users)`);
-  if (!given) console.log(`generated token (set it with: pulumi config set --secret storage:accessToken ...): ${token}`);
+  };
+  const real = values.fake ? undefined : await startRealApiServer(options);
+  const server = real ?? (await startApiServer(options));
+  // Before the first line is printed: whoever reads it may stop us at once, servers included.
   const stop = () => server.close().then(() => process.exit(0));
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  console.log(`storage API listening on ${server.url} (POST ${server.url}/storage/users)`);
+  if (real) console.log(`users are created on S3 ${real.backends.s3Endpoint} (versitygw) and FTP ${real.backends.ftpHostName}`);
+  else console.log("fake mode: the credentials issued work on no server");
+  if (!given) console.log(`generated token (set it with: pulumi config set --secret storage:accessToken ...): ${token}`);
 }
 
 main().catch((err) => {

@@ -236,7 +236,7 @@ describe("definite refusals name the fix", () => {
     ["401", { kind: "status", status: 401 }, "UNAUTHORIZED", "storage:accessToken"],
     ["403", { kind: "status", status: 403 }, "UNAUTHORIZED", "storage:accessToken"],
     ["404", { kind: "status", status: 404 }, "ENDPOINT_NOT_FOUND", "storage:baseUrl"],
-    ["409", { kind: "status", status: 409, body: '{"error":{"message":"taken"}}' }, "NAME_TAKEN", "choose another userName"],
+    ["409", { kind: "status", status: 409, body: '{"error":{"message":"taken"}}' }, "NAME_TAKEN", "leave userName out so a unique one is generated"],
     ["400", { kind: "status", status: 400, body: '{"error":{"message":"UserName too odd"}}' }, "REJECTED", "UserName too odd"],
     ["422 as plain text", { kind: "status", status: 422, body: "nope, not like that" }, "REJECTED", "nope, not like that"],
     ["301", { kind: "redirect", status: 301, location: "/storage/users" }, "REDIRECT_REFUSED", "POST into a GET"],

@@ -67,16 +67,17 @@ test("every class of errors.ts is in the table", () => {
 });
 
 test("the recorded-failure messages name what may exist and the way out", () => {
-  const unusable = errors.responseUnusable(7, "app-prod", ["S3Connection.SecretKey is missing"]);
+  const unusable = errors.responseUnusable(7, "app-prod", "https://api.storage.example.com/", ["S3Connection.SecretKey is missing"]);
+  expect(unusable.what).toContain("storage user 7 ('app-prod') was created on https://api.storage.example.com/ but");
   expect(unusable.code).toBe("RESPONSE_UNUSABLE");
   expect(`${unusable.what}: ${unusable.todo}`).toContain("delete user 7 on the service, then run `pulumi up --replace <urn>` (urn from `pulumi stack --show-urns`)");
   const urn = "urn:pulumi:dev::infra::pulumi-nodejs:dynamic/storage:StorageUser::app";
-  expect(errors.responseUnusable(7, "app-prod", [], urn).todo).toContain(`then run \`pulumi up --replace '${urn}'\` to create a new user, or \`pulumi state delete '${urn}'\` to forget this one`);
-  const unknown = errors.outcomeUnknown("app-prod", { detail: "HTTP 502" });
+  expect(errors.responseUnusable(7, "app-prod", "https://api.storage.example.com/", [], urn).todo).toContain(`then run \`pulumi up --replace '${urn}'\` to create a new user, or \`pulumi state delete '${urn}'\` to forget this one`);
+  const unknown = errors.outcomeUnknown("app-prod", "https://api.storage.example.com/", { detail: "HTTP 502" });
   expect(unknown.what).toBe(
-    "the create request for 'app-prod' was sent but no verdict came back (HTTP 502): a storage user 'app-prod' may have been created; the stack records it as unconfirmed so the next up does not create a second one",
+    "the create request for 'app-prod' was sent but no verdict came back (HTTP 502): a storage user 'app-prod' may have been created on https://api.storage.example.com/; the stack records it as unconfirmed so the next up does not create a second one",
   );
-  expect(errors.outcomeUnknown("app-prod", { problems: ["Id is missing"] }).what).toContain("names no Id (Id is missing)");
+  expect(errors.outcomeUnknown("app-prod", "https://api.storage.example.com/", { problems: ["Id is missing"] }).what).toContain("names no Id (Id is missing)");
   expect(errors.repeatedFailure("u", failure, {}).message).toBe("[OUTCOME_UNKNOWN] w (recorded 2026-01-01T00:00:00Z; Pulumi will not create it again on its own): t");
 });
 

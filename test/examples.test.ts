@@ -1,12 +1,13 @@
 // Every program under examples/ run as its README says, through the real CLI against the local
 // storage API. `basic` is installed the way a user installs it: from the packed tarball.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { repoRoot, TestStack } from "../scripts/stack";
+import { userPath } from "../scripts/toolchain";
 
 const token = "examples-token-7f3a9c";
 const examples = path.join(repoRoot, "examples");
@@ -57,7 +58,14 @@ describe("basic, installed from the packed tarball", () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
     pkg.dependencies["pulumi-storage-user"] = `file:${tarball}`;
     fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pkg, null, 2));
-    npm(["install", "--no-audit", "--no-fund", "--prefer-offline"], dir);
+    // npm 11 lists every installed package with install scripts; the tarball has none (the
+    // `prepare` that git installs need is taken out by `npm pack`: scripts/pack-manifest.cjs).
+    const install = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: dir, encoding: "utf8", env: { ...process.env, PATH: userPath(), npm_config_loglevel: "warn" } });
+    expect(install.status, install.stderr).toBe(0);
+    // npm 11 lists @pulumi/pulumi's protobufjs there, not this package.
+    expect(install.stderr).not.toMatch(/pulumi-storage-user@/);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "pulumi-storage-user", "package.json"), "utf8")).scripts.prepare).toBeUndefined();
+    expect(JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")).scripts.prepare).toBeDefined(); // restored by postpack
     const installed = path.join(dir, "node_modules", "pulumi-storage-user");
     expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
     expect(fs.existsSync(path.join(installed, "dist", "provider", "ledger-runtime.js"))).toBe(true);
@@ -100,7 +108,7 @@ describe("basic, installed from the packed tarball", () => {
 
       const destroy = await stack.destroy();
       expect(destroy.code, destroy.output).toBe(0);
-      expect(destroy.output).toContain(`StorageUser 'basic-user' (id ${created.Id}) left the stack but still exists`);
+      expect(destroy.output).toContain(`StorageUser 'basic-user' (id ${created.Id}, on ${new URL(api.url).href}) left the stack but still exists`);
     } finally {
       await stack.dispose();
     }
@@ -170,6 +178,45 @@ describe("from-config feeding app-config through a StackReference", () => {
       expect((await app.destroy()).code).toBe(0);
       expect((await users.destroy()).code).toBe(0);
     } finally {
+      await app.dispose();
+      await users.dispose();
+    }
+  });
+});
+
+describe("the README's first snippet", () => {
+  test("run as a program, its `credentials` output is what app-config reads", async () => {
+    const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
+    const snippet = /```ts\n([\s\S]*?)```/.exec(readme)![1];
+    const dir = path.join(tmp, "readme-snippet");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "index.ts"), snippet);
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: readme-snippet\nruntime: nodejs\n");
+    fs.copyFileSync(path.join(examples, "basic", "tsconfig.json"), path.join(dir, "tsconfig.json"));
+    // The package as installed for every program here (scripts/consumer.ts).
+    fs.symlinkSync(fs.readlinkSync(path.join(examples, "node_modules")), path.join(dir, "node_modules"));
+    const users = await TestStack.create({ programDir: dir, env: withApi() });
+    const envFile = path.join(tmp, "snippet.env");
+    const app = await TestStack.create({
+      programDir: path.join(examples, "app-config"),
+      shareBackendWith: users,
+      config: { "app-config:usersStack": `organization/readme-snippet/${users.stackName}`, "app-config:user": "app", "app-config:file": envFile },
+    });
+    try {
+      const up = await users.up();
+      expect(up.code, up.output).toBe(0);
+      const out = await users.outputs(true);
+      expect(out.userId).toBe(api.users.at(-1)!.Id);
+      expect(api.users.at(-1)!.Name).toMatch(/^app-[0-9a-f]{7}$/);
+      expect((await users.outputs(false)).credentials).toEqual({ app: { env: "[secret]" } });
+      const appUp = await app.up();
+      expect(appUp.code, appUp.output).toBe(0);
+      const line = fs.readFileSync(envFile, "utf8").split("\n").find((l) => l.startsWith("AWS_SECRET_ACCESS_KEY="))!;
+      expect(line.slice("AWS_SECRET_ACCESS_KEY=".length).replace(/^'(.*)'$/, "$1")).toBe(out.credentials.app.env.AWS_SECRET_ACCESS_KEY);
+      expect(out.s3.secretKey).toBe(out.credentials.app.env.AWS_SECRET_ACCESS_KEY);
+    } finally {
+      await app.destroy();
+      await users.destroy();
       await app.dispose();
       await users.dispose();
     }

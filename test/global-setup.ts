@@ -1,14 +1,16 @@
-// Makes sure the tools exist before any test runs (building the CLI and installing the pinned
-// Node.js versions on a cold machine), installs the packed package for the programs, and prints
+// Makes sure the tools exist before any test runs (building the CLI and the real S3/FTP servers
+// and installing the pinned Node.js versions on a cold machine), installs the packed package for the programs, and prints
 // what the end-to-end tests run on.
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import { installConsumer } from "../scripts/consumer";
-import { cliVersion, installToolchain, locateCli, nodeBinDir } from "../scripts/toolchain";
+import { cliVersion, installToolchain, locateCli, nodeBinDir, realServerBinaries } from "../scripts/toolchain";
 
 export default function setup() {
   installToolchain();
   const dir = locateCli();
+  // The real S3 and FTP servers of the real-mode tests, built once here rather than in each file.
+  realServerBinaries();
   process.env.PULUMI_STORAGE_USER_CLI_DIR = dir;
   // The package as users install it, for every program the tests run (needs `npm run build`).
   const consumer = installConsumer();

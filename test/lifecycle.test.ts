@@ -81,7 +81,7 @@ describe("the life of one user", () => {
     const r = await stack.up();
     expect(r.code, r.output).toBe(0);
     expect(api.users.map((u) => u.Name)).toEqual(["life-a", "life-b"]);
-    expect(r.output).toContain(`warning: [USER_LEFT_STACK] StorageUser 'life-a' (id ${old.Id}) left the stack but still exists on the storage service`);
+    expect(r.output).toContain(`warning: [USER_LEFT_STACK] StorageUser 'life-a' (id ${old.Id}, on ${new URL(api.url).href}) left the stack but still exists on the storage service`);
     const [res] = await stack.resources();
     expect(res.id).toBe(String(api.users[1].Id));
   });
@@ -101,7 +101,7 @@ describe("the life of one user", () => {
     const r = await stack.destroy();
     expect(r.code, r.output).toBe(0);
     const id = api.users[1].Id;
-    expect(r.output).toContain(`warning: [USER_LEFT_STACK] StorageUser 'life-b' (id ${id}) left the stack but still exists on the storage service, which has no delete call`);
+    expect(r.output).toContain(`warning: [USER_LEFT_STACK] StorageUser 'life-b' (id ${id}, on ${new URL(api.url).href}) left the stack but still exists on the storage service, which has no delete call`);
     expect(await stack.resources()).toHaveLength(0);
     expect(api.users).toHaveLength(2);
   });
@@ -195,7 +195,7 @@ test("state written by release 0.1.0 upgrades by one update with no API call; re
     expect(api.createAttempts).toBe(attempts);
     const destroy = await stack.destroy();
     expect(destroy.code, destroy.output).toBe(0);
-    expect(destroy.output).toContain(`StorageUser 'upgraded' (id ${before.id}) left the stack`);
+    expect(destroy.output).toContain(`StorageUser 'upgraded' (id ${before.id}, on ${new URL(api.url).href}) left the stack`);
   } finally {
     await stack.dispose();
   }

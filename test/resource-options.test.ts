@@ -104,8 +104,8 @@ describe("the options that work", () => {
     expect(up.code, up.output).toBe(0);
     expect(posts()).toBe(7);
     expect(api.users.filter((u) => u.Name === "opt-trig")).toHaveLength(2);
-    expect(up.output).toContain(`StorageUser 'opt-trig' (id ${old}) left the stack but still exists on the storage service`);
-    expect(up.output).toContain(`${old} 'opt-trig' (resource 'trig', replaced`);
+    expect(up.output).toContain(`StorageUser 'opt-trig' (id ${old}, on ${new URL(api.url).href}) left the stack but still exists on the storage service`);
+    expect(up.output).toContain(`${old} 'opt-trig' on ${new URL(api.url).href} (resource 'trig', replaced`);
     expect((await ids()).trig).not.toBe(old);
     expect(await forgotten()).toEqual([expect.objectContaining({ id: old, userName: "opt-trig", why: "replaced" })]);
   });
@@ -119,7 +119,7 @@ describe("the options that work", () => {
     expect(up.code, up.output).toBe(0);
     expect(posts()).toBe(8);
     // The engine does not call the provider's delete: no "left the stack" line from it; the ledger has it.
-    expect(up.output).not.toContain(`StorageUser 'opt-keep' (id ${old}) left the stack`);
+    expect(up.output).not.toContain(`StorageUser 'opt-keep' (id ${old}, on ${new URL(api.url).href}) left the stack`);
     expect((await forgotten()).map((f) => f.id)).toContain(old);
   });
 
@@ -147,7 +147,7 @@ describe("the options that work", () => {
     const up = await stack.up();
     expect(up.code, up.output).toBe(0);
     expect(other.users.filter((u) => u.Name === "opt-roc")).toHaveLength(1);
-    expect(up.output).toContain(`StorageUser 'opt-roc' (id ${old}) left the stack but still exists on the storage service`);
+    expect(up.output).toContain(`StorageUser 'opt-roc' (id ${old}, on ${new URL(api.url).href}) left the stack but still exists on the storage service`);
     expect((await stack.outputs()).users.roc).toEqual(expect.objectContaining({ id: String(other.users.find((u) => u.Name === "opt-roc")!.Id), baseUrl: new URL(other.url).href, connection: "other" }));
     expect((await forgotten()).map((f) => f.id)).toContain(old);
   });

@@ -29,7 +29,7 @@ export function onServiceOf(id: string): ForgottenUser["onService"] {
 export function reconcile(previous: LedgerOutputs, users: LedgerUser[], cleanedUp: string[], at: string): { outputs: LedgerOutputs; added: ForgottenUser[] } {
   const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   const current: Record<string, TrackedUser> = {};
-  for (const u of [...users].sort(byName)) current[u.name] = { id: u.id, userName: u.userName };
+  for (const u of [...users].sort(byName)) current[u.name] = { id: u.id, userName: u.userName, ...(typeof u.service === "string" ? { service: u.service } : {}) };
   // A resource renamed with `aliases` keeps its id: it moved, it was not let go of.
   const stillHere = new Set(users.map((u) => u.id));
   const added: ForgottenUser[] = [];
@@ -37,7 +37,7 @@ export function reconcile(previous: LedgerOutputs, users: LedgerUser[], cleanedU
   for (const { name, ...old } of before) {
     const now = current[name];
     if (stillHere.has(old.id)) continue;
-    added.push({ id: old.id, userName: old.userName, resourceName: name, at, why: now ? "replaced" : "removed", onService: onServiceOf(old.id) });
+    added.push({ id: old.id, userName: old.userName, ...(old.service ? { service: old.service } : {}), resourceName: name, at, why: now ? "replaced" : "removed", onService: onServiceOf(old.id) });
   }
   const done = new Set(cleanedUp);
   const forgotten = [...(previous.forgotten ?? []), ...added].filter((f) => !done.has(f.id));
@@ -53,6 +53,7 @@ export async function check(_olds: Props, news: Props): Promise<dynamic.CheckRes
   for (const [i, u] of usersOf(news).entries()) {
     const bad = ["name", "id", "userName"].filter((k) => typeof (u as unknown as Props)?.[k] !== "string" || (u as unknown as Props)[k] === "");
     if (bad.length > 0) failures.push({ property: `users[${i}]`, reason: reasons.ledgerEntryIncomplete(bad) });
+    else if (u.service != null && typeof u.service !== "string") failures.push({ property: `users[${i}].service`, reason: reasons.ledgerServiceNotText });
     else if (seen.has(u.name)) failures.push({ property: `users[${i}]`, reason: reasons.ledgerNamesShared(u.name) });
     seen.add(u?.name);
   }
@@ -63,7 +64,10 @@ export async function check(_olds: Props, news: Props): Promise<dynamic.CheckRes
 // Key order does not survive the round trip through state, so maps are compared entry by entry.
 function sameUsers(a: Record<string, TrackedUser>, b: Record<string, TrackedUser>): boolean {
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => b[k]?.id === a[k].id && b[k]?.userName === a[k].userName);
+  // An entry recorded before 0.3.0 has no service: not a change on its own (an upgrade shows no
+  // diff); the next update for another reason records it.
+  const sameService = (x?: string, y?: string) => x === undefined || y === undefined || x === y;
+  return keys.length === Object.keys(b).length && keys.every((k) => b[k]?.id === a[k].id && b[k]?.userName === a[k].userName && sameService(b[k]?.service, a[k].service));
 }
 
 export async function diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {

@@ -6,7 +6,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { defaults } from "../defaults";
 import { FailureRecord, outcomeUnknown, RecordedFailureError, repeatedFailure, responseUnusable } from "../errors";
 import { connectionChangedWarning, connectionLabel, leftStackWarning, replaceWarning, serviceMovedWarning, serviceReaddressedWarning, serviceRecordedWarning, upgradeWarning } from "../warnings";
-import { UNKNOWN, validateInputs } from "../inputs";
+import { UNKNOWN, userNameOf, validateInputs } from "../inputs";
 import { Account, needsUpgrade, stored, toOutputs, upgradeOutputs, UserInputs, withDefaults } from "../wire";
 import { warnAbout } from "./engine-log";
 import { createUser } from "./http/create-user";
@@ -18,7 +18,9 @@ export function configure(req: dynamic.ConfigureRequest): void {
   configureSettings(req.config);
 }
 
-export async function check(_olds: Props, news: Props): Promise<dynamic.CheckResult> {
+export async function check(olds: Props, given: Props): Promise<dynamic.CheckResult> {
+  const userName = userNameOf(olds, given);
+  const news = userName === undefined ? given : { ...given, userName };
   const failures = validateInputs(news);
   const connection = news.connection;
   if (connection !== UNKNOWN && !failures.some((f) => f.property === "connection")) {
@@ -112,10 +114,10 @@ export async function create(raw: Props): Promise<dynamic.CreateResult> {
   const baseUrl = settings.baseUrl;
   if (outcome.kind === "created") return { id: String(outcome.user.userId), outs: toOutputs(inputs, outcome.user, baseUrl.href) };
   if (outcome.kind === "unusable" && outcome.userId !== undefined) {
-    record(inputs, baseUrl.href, responseUnusable(outcome.userId, inputs.userName, outcome.problems, inputs.__urn), String(outcome.userId));
+    record(inputs, baseUrl.href, responseUnusable(outcome.userId, inputs.userName, baseUrl.href, outcome.problems, inputs.__urn), String(outcome.userId));
   }
   const cause = outcome.kind === "unknown" ? outcome.cause : undefined;
-  record(inputs, baseUrl.href, outcomeUnknown(inputs.userName, outcome, inputs.__urn), `unconfirmed-${Date.now().toString(36)}`, cause);
+  record(inputs, baseUrl.href, outcomeUnknown(inputs.userName, baseUrl.href, outcome, inputs.__urn), `unconfirmed-${Date.now().toString(36)}`, cause);
 }
 
 /**
@@ -156,5 +158,5 @@ export async function read(id: string, props: Props): Promise<dynamic.ReadResult
 
 /** The API has no delete call: the user stays on the service; say so, as a warning of that user, by name. */
 export async function remove(id: string, props: Props): Promise<void> {
-  await warnAbout(props.__urn, "USER_LEFT_STACK", leftStackWarning(id, String(props.userName), !!props.__failure));
+  await warnAbout(props.__urn, "USER_LEFT_STACK", leftStackWarning(refOf(id, props), !!props.__failure));
 }

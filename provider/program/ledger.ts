@@ -1,6 +1,7 @@
 /** The StorageUserLedger resource as programs construct it (docs/ledger.md). */
 import * as pulumi from "@pulumi/pulumi";
 import { refusals } from "../errors";
+import { nameFromUrn } from "../inputs";
 import type { ForgottenUser, TrackedUser } from "../ledger-types";
 import type { StorageUser } from "./storage-user";
 import { serializableProvider } from "./serializable";
@@ -14,6 +15,8 @@ export interface LedgerEntry {
   name: string;
   id: pulumi.Input<string>;
   userName: pulumi.Input<string>;
+  /** The base URL of the service the user lives on, named in the ledger's warnings. */
+  service?: pulumi.Input<string | undefined>;
 }
 
 export interface StorageUserLedgerArgs {
@@ -23,15 +26,10 @@ export interface StorageUserLedgerArgs {
   cleanedUp?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
-/** `urn:pulumi:stack::project::type::name`; the name may itself contain "::". */
-export function nameFromUrn(urn: string): string {
-  return urn.split("::").slice(3).join("::");
-}
-
-function entryOf(u: StorageUser | LedgerEntry): { [K in keyof LedgerEntry]: pulumi.Input<string> } {
+function entryOf(u: StorageUser | LedgerEntry): { [K in keyof LedgerEntry]: pulumi.Input<LedgerEntry[K]> } {
   if (!pulumi.CustomResource.isInstance(u)) return u as LedgerEntry;
   const user = u as StorageUser;
-  return { name: user.urn.apply(nameFromUrn), id: user.id, userName: user.userName };
+  return { name: user.urn.apply(nameFromUrn), id: user.id, userName: user.userName, service: user.baseUrl };
 }
 
 /**

@@ -15,8 +15,15 @@ import { assertTokensSecret } from "./stack-config";
 redactResponseDumps(pulumi.log);
 
 export interface StorageUserArgs {
-  /** Requested login of the new user (request member `UserName`). Changing it creates a new user. */
-  userName: pulumi.Input<string>;
+  /**
+   * Requested login of the new user (request member `UserName`). Changing it creates a new user.
+   * Left out, a name is generated on create, Pulumi's auto-naming: the resource name, "-", 7
+   * random hex digits. It is kept on every update and new on every replace, so a replacement
+   * (`replacementTrigger`, `up --replace`) can be created while the old user still exists on a
+   * service that keeps names unique: that is how to rotate credentials (README "Rotation").
+   * @default `${name}-${7 random hex digits}`
+   */
+  userName?: pulumi.Input<string>;
   /**
    * Request member `PersistPassword`, sent as 1 or 0. The spec gives it no meaning; changing
    * it creates a new user.
@@ -67,7 +74,7 @@ function refuseOptions(name: string, opts: pulumi.CustomResourceOptions | undefi
  * import do.
  */
 export class StorageUser extends pulumi.dynamic.Resource {
-  /** The requested login, as sent. */
+  /** The requested login, as sent: the given userName, or the generated one. */
   public readonly userName!: pulumi.Output<string>;
   public readonly persistPassword!: pulumi.Output<boolean>;
   /** The connection name the user was last deployed with; undefined: the default one. */
@@ -108,7 +115,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
   /** As stored in state: JSON text of the Secrets (secret). */
   private readonly secrets!: pulumi.Output<string>;
 
-  constructor(name: string, args: StorageUserArgs, opts?: pulumi.CustomResourceOptions) {
+  constructor(name: string, args: StorageUserArgs = {}, opts?: pulumi.CustomResourceOptions) {
     if (opts?.import !== undefined || opts?.id !== undefined) throw new ImportUnsupportedError(name);
     refuseOptions(name, opts);
     assertTokensSecret();
@@ -119,7 +126,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
     // runs; Output values are checked by the provider's check once they resolve.
     const plain = Object.fromEntries(Object.entries(args).filter(([, v]) => !pulumi.Output.isInstance(v) && !(v instanceof Promise)));
     const unknown = unknownArgFailures(Object.keys(args), false);
-    const failures = [...unknown, ...valueFailures(plain, !("userName" in args))];
+    const failures = [...unknown, ...valueFailures(plain)];
     // Each value failure carries its own fix; the accepted names are said once, here.
     if (failures.length > 0) throw refusals.invalidArguments(name, failures, unknown.length > 0 ? argNames : undefined);
     const createTimeoutMs = durationMs(opts?.customTimeouts?.create);

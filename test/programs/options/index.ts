@@ -1,5 +1,5 @@
 // StorageUsers described in stack config, for test/connections.test.ts, test/token-safety.test.ts
-// and test/resource-options.test.ts. Config:
+// test/resource-options.test.ts and test/rotation.test.ts. Config:
 //   options:users   JSON list of UserSpec (below)
 //   options:ledger  "true": a StorageUserLedger over all of them (cleanedUp from options:cleanedUp)
 import * as pulumi from "@pulumi/pulumi";
@@ -7,7 +7,8 @@ import { StorageUser, StorageUserLedger } from "pulumi-storage-user";
 
 interface UserSpec {
   name: string;
-  userName: string;
+  /** Left out: auto-named (test/rotation.test.ts). */
+  userName?: string;
   connection?: string;
   /** "box": the user is a child of the component `box`. */
   parent?: "box";
@@ -31,7 +32,7 @@ const users = specs.map(
   (s) =>
     new StorageUser(
       s.name,
-      { userName: s.userName, ...(s.connection === undefined ? {} : { connection: s.connection }) },
+      { ...(s.userName === undefined ? {} : { userName: s.userName }), ...(s.connection === undefined ? {} : { connection: s.connection }) },
       {
         parent: s.parent === "box" ? boxed() : undefined,
         protect: s.protect,

@@ -1,0 +1,82 @@
+/**
+ * The application at the end of `npm run demo`: it knows nothing of Pulumi and gets only a
+ * StorageUser's `env` output as its environment, the way examples/app-config hands it over. It
+ * writes a file and reads it back over S3 (AWS SDK v3, which reads AWS_ACCESS_KEY_ID,
+ * AWS_SECRET_ACCESS_KEY and AWS_ENDPOINT_URL_S3 itself) and over FTP (basic-ftp: FTP_URL to
+ * upload, FTP_HOST/FTP_USER/FTP_PASSWORD to download). Prints what it did, credentials masked;
+ * exits non-zero on any failure. test/real-credentials.test.ts runs it the same way.
+ */
+import { randomBytes } from "node:crypto";
+import { PassThrough, Readable } from "node:stream";
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { Client as FtpClient } from "basic-ftp";
+
+const need = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: give the app the StorageUser's env output`);
+  return value;
+};
+const masked = (value: string) => `${"*".repeat(8)} (${value.length} chars)`;
+
+async function overS3(content: string): Promise<void> {
+  need("AWS_ACCESS_KEY_ID");
+  need("AWS_SECRET_ACCESS_KEY");
+  const endpoint = need("AWS_ENDPOINT_URL_S3");
+  // What the env output leaves to the app (examples/README.md): a region and path-style addressing.
+  const s3 = new S3Client({ region: process.env.AWS_REGION ?? "us-east-1", forcePathStyle: true });
+  const bucket = `demo-app-${randomBytes(4).toString("hex")}`;
+  console.log(`S3  ${endpoint} as ${masked(process.env.AWS_ACCESS_KEY_ID!)}, secret ${masked(process.env.AWS_SECRET_ACCESS_KEY!)}`);
+  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: "hello.txt", Body: content }));
+  console.log(`S3  put s3://${bucket}/hello.txt (${content.length} bytes)`);
+  const got = await (await s3.send(new GetObjectCommand({ Bucket: bucket, Key: "hello.txt" }))).Body!.transformToString();
+  if (got !== content) throw new Error(`S3 read back ${JSON.stringify(got)}, wrote ${JSON.stringify(content)}`);
+  console.log(`S3  got s3://${bucket}/hello.txt back: same ${got.length} bytes`);
+  s3.destroy();
+}
+
+/** FTP_HOST is a host name, or host:port when the service listens elsewhere than 21. */
+function hostAndPort(host: string): { host: string; port: number } {
+  const url = new URL(`ftp://${host}`);
+  return { host: url.hostname, port: Number(url.port || 21) };
+}
+
+async function overFtp(content: string): Promise<void> {
+  const url = new URL(need("FTP_URL"));
+  const file = `hello-${randomBytes(4).toString("hex")}.txt`;
+  const up = new FtpClient(15_000);
+  try {
+    await up.access({ host: url.hostname, port: Number(url.port || 21), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) });
+    console.log(`FTP ${url.host} from FTP_URL as ${masked(decodeURIComponent(url.username))}, password ${masked(decodeURIComponent(url.password))}`);
+    await up.uploadFrom(Readable.from([content]), file);
+    console.log(`FTP put /${file} (${content.length} bytes)`);
+  } finally {
+    up.close();
+  }
+  const down = new FtpClient(15_000);
+  try {
+    await down.access({ ...hostAndPort(need("FTP_HOST")), user: need("FTP_USER"), password: need("FTP_PASSWORD") });
+    const sink = new PassThrough();
+    const chunks: Buffer[] = [];
+    sink.on("data", (c: Buffer) => chunks.push(c));
+    await down.downloadTo(sink, file);
+    const got = Buffer.concat(chunks).toString("utf8");
+    if (got !== content) throw new Error(`FTP read back ${JSON.stringify(got)}, wrote ${JSON.stringify(content)}`);
+    console.log(`FTP got /${file} back with FTP_HOST/FTP_USER/FTP_PASSWORD: same ${got.length} bytes`);
+  } finally {
+    down.close();
+  }
+}
+
+async function main() {
+  const content = `written by the demo app at ${new Date().toISOString()}\n`;
+  await overS3(content);
+  await overFtp(content);
+  console.log("the app wrote and read its file over S3 and FTP with the credentials it was given");
+}
+
+main().catch((err) => {
+  // SDK errors carry the request, never the secret; the message and code are enough.
+  console.error(`demo app failed: ${err?.name ?? "Error"}: ${err instanceof Error ? err.message : err}`);
+  process.exit(1);
+});

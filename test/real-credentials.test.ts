@@ -1,0 +1,170 @@
+// The credentials a real `pulumi up` hands out work in real clients: the local API in real mode
+// creates each user on versitygw (S3) and tools/ftp-server (FTP), and the stack's outputs alone
+// (s3, ftp, ftpUrl, env) get a file written and read back, while a wrong secret and another
+// user's bucket or directory are refused. Swift is not served (docs/real-servers.md).
+import { execFile, spawn } from "node:child_process";
+import * as net from "node:net";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { startRealApiServer, RealApiServer } from "../server/real-backends";
+import { runDemoApp } from "../scripts/run-app";
+import { repoRoot, TestStack } from "../scripts/stack";
+import { nodeBinDir } from "../scripts/toolchain";
+import { expectCredentialsWork, expectIsolated, expectStillReadable, IssuedUser, Written } from "./real-clients";
+import { hits, secretsOf, withEncodings } from "./secrets";
+
+const token = `real-credentials-${Date.now().toString(36)}`;
+let api: RealApiServer;
+let stack: TestStack;
+let users: Record<string, IssuedUser & { env: Record<string, string> }>;
+const written: Record<string, Written> = {};
+const cliOutput: string[] = [];
+
+beforeAll(async () => {
+  api = await startRealApiServer({ token });
+  // The demo's program (Pulumi.yaml: examples/from-config), two users.
+  stack = await TestStack.create({
+    programDir: repoRoot,
+    config: { "storage:baseUrl": api.url, "users[0].name": "app", "users[0].userName": "app-real", "users[1].name": "backup", "users[1].userName": "backup-real" },
+    secrets: { "storage:accessToken": token },
+  });
+  const up = await stack.up();
+  cliOutput.push(up.output);
+  expect(up.code, up.output).toBe(0);
+  users = (await stack.outputs(true)).credentials;
+});
+afterAll(async () => {
+  await stack?.dispose();
+  await api?.close();
+});
+
+test("the outputs are the credentials the API issued, with the real servers' endpoints", () => {
+  expect(api.users.map((u) => u.Name).sort()).toEqual(["app-real", "backup-real"]);
+  for (const [name, userName] of [["app", "app-real"], ["backup", "backup-real"]]) {
+    const issued = api.users.find((u) => u.Name === userName)!;
+    expect(users[name].s3).toEqual({ endpoint: api.backends.s3Endpoint, accessKey: issued.S3Connection.AccessKey, secretKey: issued.S3Connection.SecretKey });
+    expect(users[name].ftp).toEqual({ hostName: api.backends.ftpHostName, login: issued.FtpConnection.Login, password: issued.FtpConnection.Password });
+  }
+  expect(api.backends.s3Endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+});
+
+test("each user writes and reads back over S3 and FTP with its outputs alone; a wrong secret is refused", async () => {
+  for (const name of ["app", "backup"]) written[name] = await expectCredentialsWork(users[name]);
+});
+
+test("a user cannot reach another user's bucket or FTP files, both ways; the owner still can", async () => {
+  expect(Object.keys(written)).toEqual(["app", "backup"]);
+  await expectIsolated(users.backup, written.app);
+  await expectIsolated(users.app, written.backup);
+  await expectStillReadable(users.app, written.app);
+  await expectStillReadable(users.backup, written.backup);
+});
+
+test("the demo app, given only a user's env output as its environment, writes and reads its file over S3 and FTP", async () => {
+  const run = await runDemoApp(users.app.env);
+  expect(run.code, run.output).toBe(0);
+  expect(run.output).toMatch(/S3 {2}got s3:\/\/demo-app-[0-9a-f]+\/hello\.txt back: same \d+ bytes/);
+  expect(run.output).toMatch(/FTP got \/hello-[0-9a-f]+\.txt back with FTP_HOST\/FTP_USER\/FTP_PASSWORD: same \d+ bytes/);
+  // It prints what it did with the credentials masked.
+  expect(hits([["demo app output", run.output]], withEncodings(api.users.flatMap(secretsOf)))).toEqual([]);
+});
+
+test("the demo app fails when a variable it reads is wrong, so its success above means something", async () => {
+  const run = await runDemoApp({ ...users.app.env, AWS_SECRET_ACCESS_KEY: `${users.app.env.AWS_SECRET_ACCESS_KEY}x` });
+  expect(run.code).toBe(1);
+  expect(run.output).toContain("demo app failed: SignatureDoesNotMatch");
+  const ftp = await runDemoApp({ ...users.app.env, FTP_URL: users.backup.env.FTP_URL });
+  expect(ftp.code).toBe(1);
+  expect(ftp.output).toMatch(/demo app failed: FTPError: 550/);
+});
+
+test("state and CLI output hold none of the real-mode secrets (reserved characters included)", () => {
+  // Real mode issues `+ /` in S3 secrets and `@:/%#?` in FTP passwords.
+  expect(api.users.every((u) => /[@:/%#?]/.test(u.FtpConnection.Password))).toBe(true);
+  const needles = [...withEncodings(api.users.flatMap(secretsOf)), ["token", token] as [string, string]];
+  expect(hits([["state", stack.stateFileText()], ...cliOutput.map((o, i): [string, string] => [`cli output ${i}`, o])], needles)).toEqual([]);
+});
+
+test("npm run demo ends with the app writing and reading its file over S3 and FTP, credentials masked", async () => {
+  // What `npm run demo` runs after its build; the demo starts its own API and servers.
+  const { stdout } = await promisify(execFile)(path.join(nodeBinDir(), "node"), [path.join(repoRoot, "dist", "scripts", "demo.js")], { cwd: repoRoot, maxBuffer: 16 << 20 });
+  expect(stdout).toMatch(/creating users on S3 http:\/\/127\.0\.0\.1:\d+ \(versitygw\) and FTP 127\.0\.0\.1:\d+/);
+  expect(stdout).toMatch(/S3 {2}http:\/\/127\.0\.0\.1:\d+ as \*{8} \(20 chars\), secret \*{8} \(40 chars\)/);
+  expect(stdout).toMatch(/S3 {2}got s3:\/\/demo-app-[0-9a-f]+\/hello\.txt back: same \d+ bytes/);
+  expect(stdout).toMatch(/FTP got \/hello-[0-9a-f]+\.txt back with FTP_HOST\/FTP_USER\/FTP_PASSWORD: same \d+ bytes/);
+  expect(stdout).toContain("the app wrote and read its file over S3 and FTP with the credentials it was given");
+});
+
+/** Starts `npm run api` (its compiled entry) and resolves with its first `lines` lines of output. */
+function startApiProcess(args: string[], lines: number) {
+  const child = spawn(path.join(nodeBinDir(), "node"), [path.join(repoRoot, "dist", "server", "main.js"), ...args], {
+    env: { ...process.env, STORAGE_ACCESS_TOKEN: token },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  const ready = new Promise<string>((resolve, reject) => {
+    child.stdout.on("data", (c: Buffer) => {
+      out += c.toString("utf8");
+      if (out.split("\n").length > lines) resolve(out);
+    });
+    child.once("exit", (code) => reject(new Error(`npm run api exited ${code}: ${out}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return { child, ready, exited };
+}
+
+const refusesConnections = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect(port, "127.0.0.1");
+    s.once("connect", () => (s.destroy(), resolve(false)));
+    s.once("error", () => resolve(true));
+  });
+
+test("npm run api starts in real mode, its users work in real clients, and SIGTERM stops both servers; --fake starts none", async () => {
+  const real = startApiProcess([], 2);
+  const out = await real.ready;
+  const [, url] = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)!;
+  const [, s3Port, ftpPort] = /users are created on S3 http:\/\/127\.0\.0\.1:(\d+) \(versitygw\) and FTP 127\.0\.0\.1:(\d+)/.exec(out)!.map(Number);
+  const res = await fetch(`${url}/storage/users`, { method: "POST", headers: { authorization: token, "content-type": "application/json" }, body: JSON.stringify({ UserName: "by-hand" }) });
+  expect(res.status).toBe(200);
+  const u = await res.json();
+  const ftp = { hostName: u.FtpConnection.HostName, login: u.FtpConnection.Login, password: u.FtpConnection.Password };
+  await expectCredentialsWork({
+    s3: { endpoint: u.S3Connection.Endpoint, accessKey: u.S3Connection.AccessKey, secretKey: u.S3Connection.SecretKey },
+    ftp,
+    ftpUrl: `ftp://${encodeURIComponent(ftp.login)}:${encodeURIComponent(ftp.password)}@${ftp.hostName}/`,
+  });
+  real.child.kill("SIGTERM");
+  expect(await real.exited).toBe(0);
+  expect([await refusesConnections(s3Port), await refusesConnections(ftpPort)]).toEqual([true, true]);
+
+  const fake = startApiProcess(["--fake"], 2);
+  expect(await fake.ready).toContain("fake mode: the credentials issued work on no server");
+  fake.child.kill("SIGTERM");
+  expect(await fake.exited).toBe(0);
+});
+
+test("rotation of an auto-named user (from-config's rotate, a replacementTrigger): the new credentials work, the old ones still do", async () => {
+  const deploy = async (rotate: string) => {
+    await stack.must(["config", "set", "--path", "users", JSON.stringify([{ name: "app", userName: "app-real" }, { name: "backup", userName: "backup-real" }, { name: "rot", rotate }])]);
+    const up = await stack.up();
+    cliOutput.push(up.output);
+    expect(up.code, up.output).toBe(0);
+    return (await stack.outputs(true)).credentials.rot as IssuedUser & { userName: string };
+  };
+  const old = await deploy("1");
+  const before = api.users.length;
+  const oldWritten = await expectCredentialsWork(old);
+  const rotated = await deploy("2");
+  expect(api.users.length).toBe(before + 1); // one new user, once
+  expect(rotated.userName).toMatch(/^rot-[0-9a-f]{7}$/);
+  expect(rotated.userName).not.toBe(old.userName);
+  expect(rotated.s3.secretKey).not.toBe(old.s3.secretKey);
+  await expectCredentialsWork(rotated);
+  // The API cannot delete: the old user keeps working until someone deletes it on the service.
+  await expectStillReadable(old, oldWritten);
+  await expectIsolated(rotated, oldWritten);
+  const needles = [...withEncodings(api.users.flatMap(secretsOf)), ["token", token] as [string, string]];
+  expect(hits([["state", stack.stateFileText()], ...cliOutput.map((o, i): [string, string] => [`cli output ${i}`, o])], needles)).toEqual([]);
+});
