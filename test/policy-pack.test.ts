@@ -107,6 +107,22 @@ describe("storage-user-removal-approval", () => {
     await stack.must(["config", "set", "--path", "users[0].userName", names.app]);
   });
 
+  test("an auto-named user passes the naming rule; rotating it (replacementTrigger) needs approval", async () => {
+    await stack.must(["config", "set", "--path", "users[2].name", "auto"]);
+    await stack.must(["config", "set", "--path", "users[2].rotate", "1"]); // a trigger that changes, not one that appears
+    const add = await stack.up(["--policy-pack", pack], { env: { STORAGE_ACCESS_TOKEN: token } });
+    expect(add.code, add.output).toBe(0);
+    const auto = api.users.find((u) => /^auto-[0-9a-f]{7}$/.test(u.Name))!;
+    expect(auto).toBeDefined();
+    await stack.must(["config", "set", "--path", "users[2].rotate", "2"]);
+    const pv = await policyPreview(stack);
+    expect(pv.code, pv.output).not.toBe(0);
+    expect(pv.output).toMatch(new RegExp(`StorageUser '${auto.Name}' \\(id ${auto.Id}\\) would leave the stack \\(replaced: userName '${auto.Name}' => 'auto-[0-9a-f]{7}'\\)`));
+    const ok = await policyPreview(stack, { PULUMI_STORAGE_USER_ALLOW_REMOVAL: auto.Name });
+    expect(ok.code, ok.output).toBe(0);
+    await stack.must(["config", "set", "--path", "users[2].rotate", "1"]);
+  });
+
   test("a removed user fails without approval, passes with it", async () => {
     const id = api.users.find((u) => u.Name === names.backup)!.Id;
     await stack.must(["config", "rm", "--path", "users[1]"]);

@@ -33,7 +33,7 @@ test("destroy right after the import runs the provider 0.2.0 serialized, with no
     const requests = api.requests.length;
     const destroy = await stack.destroy();
     expect(destroy.code, destroy.output).toBe(0);
-    expect(destroy.output).toContain(`StorageUser 'upgraded' (id ${user.id}) left the stack`);
+    expect(destroy.output).toContain(`[USER_LEFT_STACK] StorageUser 'upgraded' (id ${user.id}, on ${new URL(api.url).href}) left the stack`);
     expect(await stack.resources()).toHaveLength(0);
     expect(api.createAttempts).toBe(attempts);
     expect(api.requests.length).toBe(requests);

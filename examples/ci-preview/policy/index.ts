@@ -43,10 +43,12 @@ new PolicyPack("storage-user", {
   policies: [
     {
       name: "storage-user-name",
-      description: `StorageUser userName: lowercase words joined by hyphens, ending in '-<stack>', at most ${maxLength} characters.`,
+      description: `StorageUser userName, when given: lowercase words joined by hyphens, ending in '-<stack>', at most ${maxLength} characters.`,
       enforcementLevel: "mandatory",
       validateResource: (args: ResourceValidationArgs, reportViolation: ReportViolation) => {
         if (args.type !== storageUserType || typeof args.props.userName !== "string") return;
+        // A name the provider generated (userName left out): the resource name and 7 hex digits.
+        if (args.props.userName.startsWith(`${args.name.slice(0, 200)}-`) && /-[0-9a-f]{7}$/.test(args.props.userName)) return;
         const problem = nameProblem(args.props.userName, pulumi.getStack());
         if (problem) reportViolation(`StorageUser '${args.name}' has userName '${args.props.userName}': user names are ${problem}.`);
       },
