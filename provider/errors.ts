@@ -55,7 +55,7 @@ export class ConfigNotSecretError extends StorageUserError {
   constructor(key: string, where: string, path: boolean, env: string, project = false, inline = false) {
     const set = inline
       ? `set it with \`stack.setConfig("${key}", { value: token, secret: true }${path ? ", true" : ""})\``
-      : `run \`pulumi config set${path ? " --path" : ""} --secret ${key} <token>\``;
+      : `run ${setSecretCommand(key, path)}`;
     super(
       "CONFIG_NOT_SECRET",
       `${key} is set in plain text in the ${project ? "project" : "stack"} configuration (${where}); Pulumi would write it unencrypted into the state, its history and backups`,
@@ -279,8 +279,16 @@ export const refusals = {
   ledgerWithoutUsers: (name: string) => new InvalidInputError(`StorageUserLedger '${name}' needs users`, "pass { users: [user1, user2] } with every StorageUser of the stack"),
 };
 
-const SET_CONNECTIONS =
-  "set entries with `pulumi config set --path storage:connections.<name>.baseUrl https://…` and `pulumi config set --path --secret storage:connections.<name>.accessToken <token>`";
+/**
+ * How to store a token, said the same way in every message: with no value on the command line,
+ * the CLI reads it from its prompt (not echoed) or from standard input, so it stays out of shell
+ * history and process lists, and a token that begins with "-" is not taken for a flag.
+ */
+function setSecretCommand(key: string, path: boolean): string {
+  return `\`pulumi config set${path ? " --path" : ""} --secret ${key}\` and enter the token at its prompt (or pipe it in)`;
+}
+
+const SET_CONNECTIONS = `set entries with \`pulumi config set --path storage:connections.<name>.baseUrl https://…\` and ${setSecretCommand("storage:connections.<name>.accessToken", true)}`;
 
 /** Configuration that is absent or unusable; `key`/`source` name where it was read, never its secret value. */
 export const configErrors = {
@@ -297,14 +305,14 @@ export const configErrors = {
       "a connection has only baseUrl and accessToken (mind the spelling): remove or rename it",
     ),
   entryValueNotString: (key: string, secret: boolean) =>
-    new ConfigInvalidError(`${key} is not a string`, `set it with \`pulumi config set --path${secret ? " --secret" : ""} ${key} …\``),
+    new ConfigInvalidError(`${key} is not a string`, secret ? `set it with ${setSecretCommand(key, true)}` : `set it with \`pulumi config set --path ${key} …\``),
   /** No base URL (`what`: "address") or no token (`what`: "access token") for a connection. */
   missing: (what: "address" | "access token", connection: string | undefined, key: string, env: string, path: boolean) =>
     new ConfigMissingError(
       connection === undefined ? `no storage API ${what} is configured` : `connection '${connection}' has no storage API ${what}`,
       what === "address"
         ? `run \`pulumi config set${path ? " --path" : ""} ${key} https://<api-host>\`, or set ${env} in the environment of the pulumi command (setting process.env in the program does not reach the provider)`
-        : `run \`pulumi config set${path ? " --path" : ""} --secret ${key} <token>\`, or set ${env} in the environment of the pulumi command (preview needs no token; create does)`,
+        : `run ${setSecretCommand(key, path)}, or set ${env} in the environment of the pulumi command (preview needs no token; create does)`,
     ),
   tokenWhitespace: (source: string) =>
     new ConfigInvalidError(`${source} contains whitespace or control characters at its ends or inside`, "set the token again without line breaks or surrounding spaces"),

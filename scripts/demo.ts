@@ -7,6 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { startRealApiServer } from "../server/real-backends";
+import { randomSecret } from "../server/tokens";
 import { installConsumer } from "./consumer";
 import { runDemoApp } from "./run-app";
 import { cliVersion, repoRoot, RunOptions, TestStack } from "./stack";
@@ -21,7 +22,7 @@ const show = async (stack: TestStack, title: string, args: string[]) => {
 
 async function main() {
   installConsumer(); // the packed package, installed for the program as an infra repo has it
-  const token = randomBytes(24).toString("base64url");
+  const token = randomSecret();
   const api = await startRealApiServer({ token });
   console.log(`local storage API on ${api.url}, creating users on S3 ${api.backends.s3Endpoint} (versitygw) and FTP ${api.backends.ftpHostName}; pulumi ${cliVersion()}`);
   const stack = await TestStack.create({

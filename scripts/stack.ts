@@ -22,6 +22,8 @@ export interface RunResult {
 
 export interface RunOptions {
   env?: Record<string, string | undefined>;
+  /** Written to the command's standard input, which is then closed (default: no input). */
+  input?: string;
   /** Called as output arrives; may signal the child (e.g. SIGINT mid-run). */
   onOutput?: (soFar: string, child: ChildProcess) => void;
 }
@@ -71,8 +73,10 @@ export class TestStack {
     const passphrase = shared?.passphrase ?? randomBytes(16).toString("hex");
     const stack = new TestStack(path.resolve(opts.programDir), stackName, workDir, opts.env ?? {}, passphrase, !shared, opts.nodeVersion);
     await stack.must(["stack", "init", stackName]);
-    for (const [k, v] of Object.entries(opts.config ?? {})) await stack.must(["config", "set", "--path", k, v]);
-    for (const [k, v] of Object.entries(opts.secrets ?? {})) await stack.must(["config", "set", "--secret", k, v]);
+    // Values go in on standard input, as README tells users to set the token: never on the
+    // command line (process lists), and one that begins with "-" is not read as a flag.
+    for (const [k, v] of Object.entries(opts.config ?? {})) await stack.must(["config", "set", "--path", k], { input: v });
+    for (const [k, v] of Object.entries(opts.secrets ?? {})) await stack.must(["config", "set", "--secret", k], { input: v });
     return stack;
   }
 
@@ -105,9 +109,10 @@ export class TestStack {
     const child = spawn(path.join(locateCli(), "pulumi"), [...withStack, "--color", "never"], {
       cwd: this.programDir,
       env,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [opts.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       detached: true,
     });
+    if (opts.input !== undefined) child.stdin!.end(opts.input);
     let stdout = "";
     let stderr = "";
     let output = "";
@@ -118,8 +123,8 @@ export class TestStack {
       output += text;
       opts.onOutput?.(output, child);
     };
-    child.stdout.on("data", onData("out"));
-    child.stderr.on("data", onData("err"));
+    child.stdout!.on("data", onData("out"));
+    child.stderr!.on("data", onData("err"));
     return new Promise((resolve) => child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr, output })));
   }
 

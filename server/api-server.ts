@@ -4,6 +4,7 @@
  * (status codes, error body, name rules). Tests script failures into it and count users.
  */
 import { randomBytes } from "node:crypto";
+import { randomSecret } from "./tokens";
 import * as http from "node:http";
 import * as https from "node:https";
 import type { AddressInfo } from "node:net";
@@ -99,7 +100,7 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-const secret = (bytes = 24) => randomBytes(bytes).toString("base64url");
+const secret = randomSecret;
 const upperKey = (len = 20) =>
   Array.from(randomBytes(len), (b) => "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"[b % 32]).join("");
 

@@ -5,10 +5,10 @@
  * The token comes from STORAGE_ACCESS_TOKEN; without it one is generated and printed once,
  * since this is a development server and you need it to configure a stack.
  */
-import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { startApiServer } from "./api-server";
 import { startRealApiServer } from "./real-backends";
+import { randomSecret } from "./tokens";
 
 const USAGE = `usage: npm run api -- [--port N] [--latency MS] [--rate PER_SECOND] [--fake]
   --port N            listen on 127.0.0.1:N (default 0: any free port)
@@ -32,7 +32,7 @@ async function main() {
     return;
   }
   const given = process.env.STORAGE_ACCESS_TOKEN;
-  const token = given || randomBytes(24).toString("base64url");
+  const token = given || randomSecret();
   const options = {
     token,
     port: Number(values.port),
@@ -48,7 +48,8 @@ async function main() {
   console.log(`storage API listening on ${server.url} (POST ${server.url}/storage/users)`);
   if (real) console.log(`users are created on S3 ${real.backends.s3Endpoint} (versitygw) and FTP ${real.backends.ftpHostName}`);
   else console.log("fake mode: the credentials issued work on no server");
-  if (!given) console.log(`generated token (set it with: pulumi config set --secret storage:accessToken ...): ${token}`);
+  // Printed once for the developer to copy; the hint keeps it off their command line and out of shell history.
+  if (!given) console.log(`generated token (paste it at the prompt of: pulumi config set --secret storage:accessToken): ${token}`);
 }
 
 main().catch((err) => {

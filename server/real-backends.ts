@@ -6,6 +6,7 @@
  */
 import { ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { randomSecret } from "./tokens";
 import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
@@ -99,7 +100,7 @@ async function startFtp(bin: string, dir: string, usersFile: string): Promise<{ 
 export async function startUserBackends(): Promise<UserBackends> {
   const bins = realServerBinaries();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "psu-backends-"));
-  const root = { accessKey: `ROOT${randomBytes(8).toString("hex").toUpperCase()}`, secretKey: randomBytes(24).toString("base64url") };
+  const root = { accessKey: `ROOT${randomBytes(8).toString("hex").toUpperCase()}`, secretKey: randomSecret() };
   const usersFile = path.join(dir, "ftp-users.json");
   const ftpUsers: Record<string, string> = {};
   fs.writeFileSync(usersFile, "{}", { mode: 0o600 });

@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { TestStack } from "../scripts/stack";
+import { randomSecret } from "../server/tokens";
 
 const token = "token-safety-7c41e9a2b0";
 let api: ApiServer;
@@ -66,7 +67,7 @@ describe("storage:accessToken", () => {
       for (const r of [pv, up]) {
         expect(r.code, r.output).not.toBe(0);
         expect(r.output).toContain("[CONFIG_NOT_SECRET] storage:accessToken is set in plain text in the stack configuration");
-        expect(r.output).toContain("pulumi config set --secret storage:accessToken <token>");
+        expect(r.output).toContain("run `pulumi config set --secret storage:accessToken` and enter the token at its prompt (or pipe it in)");
         expect(r.output).not.toContain(token);
       }
       expect(api.requests).toHaveLength(0);
@@ -88,7 +89,7 @@ describe("storage:accessToken", () => {
     try {
       await expectRefusedAtPreview(stack, projectToken, [
         "[CONFIG_NOT_SECRET] storage:accessToken is set in plain text in the project configuration (Pulumi.yaml)",
-        "remove it from the config block of Pulumi.yaml and run `pulumi config set --secret storage:accessToken <token>`",
+        "remove it from the config block of Pulumi.yaml and run `pulumi config set --secret storage:accessToken` and enter the token at its prompt",
       ]);
     } finally {
       await stack.dispose();
@@ -115,6 +116,59 @@ describe("storage:accessToken", () => {
       expect(JSON.stringify(decrypted.inputs["storage:accessToken"])).toContain(token); // so the search above meant something
       const [user] = await stack.resources();
       expect(Object.keys(user.inputs).sort()).toEqual(["__provider", "__urn", "persistPassword", "userName"]);
+      expect((await stack.destroy()).code).toBe(0);
+    } finally {
+      await stack.dispose();
+    }
+  });
+});
+
+describe("a token that begins with '-' (issue 25: one generated token in 64 did)", () => {
+  const dashToken = "-z-EA6dash-token-41c9";
+  let dashApi: ApiServer;
+  beforeAll(async () => void (dashApi = await startApiServer({ token: dashToken })));
+  afterAll(() => dashApi.close());
+
+  test("the local API never generates one", () => {
+    const drawn = Array.from({ length: 4096 }, () => randomSecret());
+    expect(drawn.filter((t) => !/^[A-Za-z0-9]/.test(t))).toEqual([]);
+    // Still random base64url: a mistake that made every token alike would pass the line above.
+    expect(new Set(drawn).size).toBe(drawn.length);
+    expect(drawn.every((t) => /^[A-Za-z0-9_-]{32}$/.test(t))).toBe(true);
+  });
+
+  test("set as README says (no value on the command line: the CLI reads it from standard input), up creates the user with it", async () => {
+    const stack = await TestStack.create({
+      programDir: "test/programs/options",
+      config: { "storage:baseUrl": dashApi.url, ...users([{ name: "dash", userName: "dash-a" }]) },
+    });
+    try {
+      // The documented command, typed as is: `pulumi config set --secret storage:accessToken`,
+      // with the token piped in (at a terminal it is a prompt that does not echo).
+      await stack.must(["config", "set", "--secret", "storage:accessToken"], { input: `${dashToken}\n` });
+      const up = await stack.up();
+      expect(up.code, up.output).toBe(0);
+      expect(dashApi.requests.map((r) => r.authorized)).toEqual([true]);
+      expect(dashApi.users.map((u) => u.Name)).toEqual(["dash-a"]);
+      expect(up.output).not.toContain(dashToken);
+      expect(hitsOf(stack, dashToken)).toEqual([]);
+      expect((await stack.destroy()).code).toBe(0);
+    } finally {
+      await stack.dispose();
+    }
+  });
+
+  test("the project's own stack set-up (tests, demo) passes it as a value, not as a flag", async () => {
+    const stack = await TestStack.create({
+      programDir: "test/programs/options",
+      config: { "storage:baseUrl": dashApi.url, ...users([{ name: "dash2", userName: "dash-b" }]) },
+      secrets: { "storage:accessToken": dashToken },
+    });
+    try {
+      const up = await stack.up();
+      expect(up.code, up.output).toBe(0);
+      expect(dashApi.users.map((u) => u.Name)).toContain("dash-b");
+      expect(dashApi.requests.every((r) => r.authorized)).toBe(true);
       expect((await stack.destroy()).code).toBe(0);
     } finally {
       await stack.dispose();
@@ -158,7 +212,7 @@ describe("per-connection tokens (storage:connections.<name>.accessToken)", () =>
     try {
       await expectRefusedAtPreview(stack, connToken, [
         "[CONFIG_NOT_SECRET] storage:connections.eu.accessToken is set in plain text",
-        "pulumi config set --path --secret storage:connections.eu.accessToken <token>",
+        "`pulumi config set --path --secret storage:connections.eu.accessToken` and enter the token at its prompt",
         "STORAGE_ACCESS_TOKEN_EU",
       ]);
     } finally {
