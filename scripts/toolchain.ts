@@ -132,13 +132,5 @@ export function cliVersion(): string {
   return execFileSync(path.join(locateCli(), "pulumi"), ["version"], { encoding: "utf8" }).trim();
 }
 
-let realServers: { versitygw: string; ftp: string } | undefined;
-
-/** The real S3 and FTP servers of the local API's real mode, built into the cache on first use. */
-export function realServerBinaries(): { versitygw: string; ftp: string } {
-  if (realServers) return realServers;
-  const out = execFileSync("bash", [path.join(repoRoot, "tools", "real-servers", "build.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
-  const found = Object.fromEntries(out.trim().split("\n").map((l) => l.split(/=(.*)/s).slice(0, 2)));
-  if (!found.versitygw || !found.ftp) throw new Error(`tools/real-servers/build.sh printed no server paths:\n${out}`);
-  return (realServers = { versitygw: found.versitygw, ftp: found.ftp });
-}
+/** The real servers of the local API locate themselves (server/binaries.ts); re-exported for the scripts and tests. */
+export { installSwift, realServerBinaries } from "../server/binaries";

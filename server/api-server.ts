@@ -62,6 +62,13 @@ export interface UserBackends {
   createS3Account(accessKey: string, secretKey: string): Promise<void>;
   /** Adds an FTP login; it can log in from the next connection on. */
   addFtpUser(login: string, password: string): void;
+  /** Keystone + Swift, where they run here (server/swift-backend.ts). */
+  readonly swift?: {
+    /** Keystone's v3 URL: what SwiftApiConnection.Endpoint holds. */
+    readonly authUrl: string;
+    /** Creates the user in a project of its own; resolves to the project id (TenantId). */
+    createUser(name: string, password: string): Promise<string>;
+  };
   close(): Promise<void>;
 }
 
@@ -173,6 +180,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       user.FtpConnection.HostName = real.ftpHostName;
       await real.createS3Account(user.S3Connection.AccessKey, user.S3Connection.SecretKey);
       real.addFtpUser(user.FtpConnection.Login, user.FtpConnection.Password);
+      if (real.swift) {
+        // Mapping, and why: docs/real-servers.md "Swift".
+        const login = `swift_${randomBytes(6).toString("hex")}`;
+        const tenantId = await real.swift.createUser(login, user.SwiftApiConnection.Password);
+        user.SwiftApiConnection = { Endpoint: real.swift.authUrl, TenantId: tenantId, AccessKey: login, Password: user.SwiftApiConnection.Password };
+      }
     }
     users.push(user);
     names.add(userName);

@@ -1,59 +1,21 @@
 /**
- * The real servers behind the local API's real mode: versitygw (S3, SigV4 checked per user) and
- * tools/ftp-server (FTP, one home directory per login), each a child process on 127.0.0.1 with
- * its data in a temp dir. The API creates every user it issues on both, so the credentials it
- * returns work in real S3 and FTP clients. Choice and limits: docs/real-servers.md.
+ * The real servers behind the local API's real mode: versitygw (S3, SigV4 checked per user),
+ * tools/ftp-server (FTP, one home directory per login) and Keystone + Swift (server/swift-backend.ts),
+ * each a child process on 127.0.0.1 with its data in a temp dir. The API creates every user it
+ * issues on all of them, so the credentials it returns work in real S3, FTP and Swift clients.
+ * Choice and limits: docs/real-servers.md.
  */
 import { ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { randomSecret } from "./tokens";
 import * as fs from "node:fs";
-import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { realServerBinaries } from "../scripts/toolchain";
 import { ApiServer, ApiServerOptions, startApiServer, UserBackends } from "./api-server";
+import { realServerBinaries } from "./binaries";
+import { BackendError, connects, freePort, stop, tail } from "./processes";
 import { signV4 } from "./sigv4";
-
-export class BackendError extends Error {
-  readonly code = "BACKEND_FAILED";
-  constructor(what: string, detail: string) {
-    super(`[BACKEND_FAILED] ${what}: ${detail}: see docs/real-servers.md`);
-  }
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-const connects = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect(port, "127.0.0.1");
-    s.once("connect", () => (s.destroy(), resolve(true)));
-    s.once("error", () => resolve(false));
-  });
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill("SIGKILL"), 5_000);
-    child.once("exit", () => (clearTimeout(kill), resolve()));
-    child.kill("SIGTERM");
-  });
-}
-
-/** Keeps the last few KiB a child wrote, for the error when it fails to start. */
-function tail(child: ChildProcess): () => string {
-  let text = "";
-  const keep = (c: Buffer) => void (text = (text + c.toString("utf8")).slice(-4096));
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  return () => text.trim();
-}
+import { startSwiftBackend, swiftMissing } from "./swift-backend";
+import { randomSecret } from "./tokens";
 
 async function startVersitygw(bin: string, dir: string, root: { accessKey: string; secretKey: string }): Promise<{ child: ChildProcess; port: number }> {
   for (let attempt = 1; ; attempt++) {
@@ -96,8 +58,17 @@ async function startFtp(bin: string, dir: string, usersFile: string): Promise<{ 
   return { child, port };
 }
 
-/** Starts both servers (building them on a cold cache: tools/real-servers/build.sh). */
-export async function startUserBackends(): Promise<UserBackends> {
+export interface RealBackendOptions {
+  /** Where the one line goes that says Swift is not served here (default: stderr). */
+  notice?: (line: string) => void;
+}
+
+/**
+ * Starts the servers (building S3 and FTP on a cold cache: tools/real-servers/build.sh). Swift
+ * runs where its packages are installed (tools/real-servers/swift.sh); elsewhere one line says
+ * that the Swift credentials are made up, and S3 and FTP still run.
+ */
+export async function startUserBackends(opts: RealBackendOptions = {}): Promise<UserBackends> {
   const bins = realServerBinaries();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "psu-backends-"));
   const root = { accessKey: `ROOT${randomBytes(8).toString("hex").toUpperCase()}`, secretKey: randomSecret() };
@@ -110,18 +81,31 @@ export async function startUserBackends(): Promise<UserBackends> {
   process.once("exit", reap);
   const close = async () => {
     process.off("exit", reap);
-    await Promise.all(children.map(stop));
+    await Promise.all([...children.map(stop), swift?.close()]);
     fs.rmSync(dir, { recursive: true, force: true });
   };
+  let swift: Awaited<ReturnType<typeof startSwiftBackend>> | undefined;
+  let swiftStarting: Promise<Awaited<ReturnType<typeof startSwiftBackend>>> | undefined;
+  const missing = swiftMissing();
+  if (missing.length > 0) {
+    (opts.notice ?? ((l: string) => process.stderr.write(`${l}\n`)))(
+      `swift: not served here (${missing.join(", ")} missing: bash tools/real-servers/swift.sh installs them as root): the Swift credentials (swift, OS_*) are made up; S3 and FTP are real`,
+    );
+  }
   try {
+    // Independent servers start side by side: Keystone's database set-up is the slow part.
+    swiftStarting = missing.length > 0 ? undefined : startSwiftBackend();
+    swiftStarting?.catch(() => undefined); // awaited below; an early failure must not go unhandled meanwhile
     const s3 = await startVersitygw(bins.versitygw, dir, root);
     children.push(s3.child);
     const ftp = await startFtp(bins.ftp, dir, usersFile);
     children.push(ftp.child);
+    swift = await swiftStarting;
     const s3Endpoint = `http://127.0.0.1:${s3.port}`;
     return {
       s3Endpoint,
       ftpHostName: `127.0.0.1:${ftp.port}`,
+      ...(swift ? { swift: { authUrl: swift.authUrl, createUser: swift.createUser } } : {}),
       async createS3Account(accessKey, secretKey) {
         const xml = (tag: string, v: string) => `<${tag}>${v.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</${tag}>`;
         const body = Buffer.from(`<Account>${xml("Access", accessKey)}${xml("Secret", secretKey)}${xml("Role", "userplus")}</Account>`);
@@ -140,6 +124,7 @@ export async function startUserBackends(): Promise<UserBackends> {
       close,
     };
   } catch (err) {
+    await swiftStarting?.then((started) => started.close(), () => undefined);
     await close();
     throw err;
   }

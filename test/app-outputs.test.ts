@@ -63,10 +63,17 @@ describe("env", () => {
       FTP_PASSWORD: "ftp-pw",
       FTP_URL: "ftp://ftp_abc:ftp-pw@ftp.example.test/",
     });
-    // The documentation table lists exactly these names.
+  });
+
+  test("a Keystone v3 endpoint adds the version and the user's domain, which v3 clients need", () => {
+    const c = user("ftp_abc", "ftp-pw");
+    const v3 = envOf({ ...c, swift: { ...c.swift, endpoint: "http://127.0.0.1:5000/v3" } });
+    expect(v3).toEqual({ ...derive(c).env, OS_AUTH_URL: "http://127.0.0.1:5000/v3", OS_IDENTITY_API_VERSION: "3", OS_USER_DOMAIN_NAME: "Default" });
+    expect(envOf({ ...c, swift: { ...c.swift, endpoint: "https://keystone.example.test/v3/" } }).OS_IDENTITY_API_VERSION).toBe("3");
+    // The documentation table lists exactly the names a v3 user gets (a superset of the others).
     const doc = require("node:fs").readFileSync(require("node:path").join(__dirname, "..", "examples", "README.md"), "utf8") as string;
     const documented = [...doc.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
-    expect(documented.sort()).toEqual(Object.keys(out.env).sort());
+    expect(documented.sort()).toEqual(Object.keys(v3).sort());
   });
 });
 

@@ -4,13 +4,15 @@
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import { installConsumer } from "../scripts/consumer";
-import { cliVersion, installToolchain, locateCli, nodeBinDir, realServerBinaries } from "../scripts/toolchain";
+import { cliVersion, installSwift, installToolchain, locateCli, nodeBinDir, realServerBinaries } from "../scripts/toolchain";
 
 export default function setup() {
   installToolchain();
   const dir = locateCli();
   // The real S3 and FTP servers of the real-mode tests, built once here rather than in each file.
   realServerBinaries();
+  // Swift and Keystone behind real mode, from Debian's packages (a no-op when installed).
+  installSwift();
   process.env.PULUMI_STORAGE_USER_CLI_DIR = dir;
   // The package as users install it, for every program the tests run (needs `npm run build`).
   const consumer = installConsumer();

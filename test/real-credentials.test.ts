@@ -1,7 +1,7 @@
 // The credentials a real `pulumi up` hands out work in real clients: the local API in real mode
 // creates each user on versitygw (S3) and tools/ftp-server (FTP), and the stack's outputs alone
 // (s3, ftp, ftpUrl, env) get a file written and read back, while a wrong secret and another
-// user's bucket or directory are refused. Swift is not served (docs/real-servers.md).
+// user's bucket or directory are refused. Swift has its own file: test/real-swift.test.ts.
 import { execFile, spawn } from "node:child_process";
 import * as net from "node:net";
 import * as path from "node:path";
