@@ -19,3 +19,6 @@ export { checkStackConfig, storageUserDiagnostics, storageUserFailures } from ".
 export type { EngineEventLike, StackLike, StorageUserDiagnostic, StorageUserFailure, StorageUserWarning } from "./automation";
 /** For programs that read StorageUser outputs through a StackReference without a StorageUser: see README "Debug output". */
 export { redactResponseDumps } from "./program/debug-redaction";
+/** After a force-stopped `up`: the StorageUser creates left pending, users that may exist unrecorded (docs/failure-modes.md); also the bin `pulumi-storage-user pending`. */
+export { pendingStorageUsers, formatPendingStorageUser, PendingInputError } from "./pending";
+export type { PendingStorageUser, DeploymentLike } from "./pending";

@@ -91,6 +91,13 @@ export interface ApiServerOptions {
    * S3 endpoint and FTP host are theirs. Without it, credentials are made-up strings.
    */
   backends?: UserBackends;
+  /**
+   * Wait this long after storing each created user before answering (after `latencyMs`): the
+   * user exists on the service while its create is still in flight, as on a slow real service.
+   * The force-stop test kills the CLI in that window. A function gets the create's ordinal (1 for
+   * the first user stored), so a test can let the first creates through and hold the rest.
+   */
+  createDelayMs?: number | ((ordinal: number) => number);
 }
 
 export interface ApiServer {
@@ -99,11 +106,15 @@ export interface ApiServer {
   readonly port: number;
   readonly users: readonly StoredUser[];
   readonly requests: readonly RequestRecord[];
+  /** Creates stored whose answer has not been sent yet (see `createDelayMs`). */
+  readonly createsInFlight: number;
   /** POSTs to /storage/users received, whatever their outcome. */
   readonly createAttempts: number;
   /** Queue faults for the next creates, in order. */
   inject(...faults: Fault[]): void;
   setLatency(ms: number): void;
+  /** Replaces `createDelayMs` for the creates from now on. */
+  setCreateDelay(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -138,6 +149,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const domain = options.domain ?? "storage.test";
   let latencyMs = options.latencyMs ?? 0;
   let createAttempts = 0;
+  let inFlight = 0;
+  let createDelay = options.createDelayMs ?? 0;
   let nextUserId = 1000 + Math.floor(Math.random() * 1000);
   let nextTaskId = 50_000;
   const bucket = { tokens: options.rateLimit?.perSecond ?? 0, at: Date.now() };
@@ -256,6 +269,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     const user = await store(UserName, (PersistPassword as number | undefined) ?? 0);
     const answer = structuredClone(user) as unknown as Record<string, unknown>;
     delete answer.PersistPassword; // a request member, not a field of the user (spec 2.1)
+    const delay = typeof createDelay === "function" ? createDelay(users.length) : createDelay;
+    if (delay > 0) {
+      inFlight++;
+      await new Promise((r) => setTimeout(r, delay));
+      inFlight--;
+      if (res.destroyed) return;
+    }
 
     switch (fault?.kind) {
       case "drop":
@@ -329,8 +349,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     get createAttempts() {
       return createAttempts;
     },
+    get createsInFlight() {
+      return inFlight;
+    },
     inject: (...f) => void faults.push(...f),
     setLatency: (ms) => void (latencyMs = ms),
+    setCreateDelay: (ms) => void (createDelay = ms),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections?.();

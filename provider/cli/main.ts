@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// `pulumi-storage-user`, the package's bin. One command so far:
+//   pulumi stack export | npx pulumi-storage-user pending      (or: ... pending <file>)
+// lists the StorageUser creates a force-stopped run left pending (provider/pending.ts), one line
+// each: user name, service, URN (tab-separated). Exit 1 when there are any (scripts stop), 0 when
+// none, 2 when the input cannot be read. Only the SDK-free provider/pending.ts is loaded.
+import * as fs from "node:fs";
+import { formatPendingStorageUser, PendingInputError, pendingStorageUsers } from "../pending";
+
+const USAGE = "usage: pulumi stack export | pulumi-storage-user pending [checkpoint-or-export.json]";
+
+function unreadable(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+function readInput(file: string | undefined): string {
+  try {
+    return fs.readFileSync(file === undefined || file === "-" ? 0 : file, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? "error";
+    unreadable(`[PENDING_INPUT_UNREADABLE] cannot read ${file ?? "standard input"} (${code}): pass an existing file, or pipe \`pulumi stack export\` in`);
+  }
+}
+
+function pending(file: string | undefined): number {
+  const text = readInput(file);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Not the parser's message: it may quote the input.
+    unreadable(`[PENDING_INPUT_UNREADABLE] ${file ?? "standard input"} is not JSON (${text.trim() === "" ? "empty" : `${Buffer.byteLength(text)} bytes`}): pass the output of \`pulumi stack export\``);
+  }
+  let found;
+  try {
+    found = pendingStorageUsers(parsed);
+  } catch (err) {
+    if (err instanceof PendingInputError) unreadable(err.message);
+    throw err;
+  }
+  for (const p of found) process.stdout.write(`${formatPendingStorageUser(p)}\n`);
+  if (found.length > 0) {
+    process.stderr.write(
+      `${found.length} StorageUser create(s) were in flight when the run stopped: each user may exist on the service without being in the stack. Keep this list; see docs/failure-modes.md "After a force-stop".\n`,
+    );
+    return 1;
+  }
+  return 0;
+}
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === "pending" && rest.length <= 1) process.exitCode = pending(rest[0]);
+else unreadable(`[USAGE] unknown command or arguments: ${USAGE}`);
