@@ -3,10 +3,16 @@
  * StorageUser's `env` output as its environment, the way examples/app-config hands it over. It
  * writes a file and reads it back over S3 (AWS SDK v3, which reads AWS_ACCESS_KEY_ID,
  * AWS_SECRET_ACCESS_KEY and AWS_ENDPOINT_URL_S3 itself) and over FTP (basic-ftp: FTP_URL to
- * upload, FTP_HOST/FTP_USER/FTP_PASSWORD to download). Prints what it did, credentials masked;
- * exits non-zero on any failure. test/real-credentials.test.ts runs it the same way.
+ * upload, FTP_HOST/FTP_USER/FTP_PASSWORD to download) and over Swift (python-swiftclient's
+ * `swift`, which reads the OS_* variables itself). Prints what it did, credentials masked; exits
+ * non-zero on any failure. test/real-credentials.test.ts runs it the same way.
  */
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
 import { PassThrough, Readable } from "node:stream";
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { Client as FtpClient } from "basic-ftp";
@@ -68,11 +74,44 @@ async function overFtp(content: string): Promise<void> {
   }
 }
 
+/**
+ * python-swiftclient, a Debian package, run with the app's environment: it reads OS_AUTH_URL,
+ * OS_IDENTITY_API_VERSION, OS_USER_DOMAIN_NAME, OS_USERNAME, OS_PASSWORD and OS_PROJECT_ID.
+ * Without a Keystone v3 login in env (the local API makes Swift credentials up where Swift is
+ * not installed: docs/real-servers.md) there is nothing to try.
+ */
+async function overSwift(content: string): Promise<void> {
+  const swift = ["/usr/bin/swift", "/usr/local/bin/swift"].find((p) => fs.existsSync(p));
+  if (process.env.OS_IDENTITY_API_VERSION !== "3" || !swift) {
+    console.log(`Swift skipped: ${swift ? "no Keystone v3 login in env (Swift is not served by this API)" : "python-swiftclient is not installed"}`);
+    return;
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "demo-app-swift-"));
+  const run = (...args: string[]) => promisify(execFile)(swift, args, { cwd: dir, env: { ...process.env, PATH: "/usr/bin:/bin", HOME: dir }, timeout: 60_000 });
+  try {
+    const container = `demo-app-${randomBytes(4).toString("hex")}`;
+    console.log(`Swift ${need("OS_AUTH_URL")} as ${masked(need("OS_USERNAME"))}, password ${masked(need("OS_PASSWORD"))}`);
+    fs.writeFileSync(path.join(dir, "hello.txt"), content);
+    await run("upload", container, "hello.txt");
+    console.log(`Swift put ${container}/hello.txt (${content.length} bytes)`);
+    const got = (await run("download", container, "hello.txt", "-o", "-")).stdout;
+    if (got !== content) throw new Error(`Swift read back ${JSON.stringify(got)}, wrote ${JSON.stringify(content)}`);
+    console.log(`Swift got ${container}/hello.txt back: same ${got.length} bytes`);
+  } catch (err) {
+    // The client's own message (e.g. "Unauthorized. Check username/id, password …"), never the password.
+    const e = err as { stderr?: string };
+    throw new Error(`swift: ${(e.stderr ?? String(err)).trim().split("\n").pop()}`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   const content = `written by the demo app at ${new Date().toISOString()}\n`;
   await overS3(content);
   await overFtp(content);
-  console.log("the app wrote and read its file over S3 and FTP with the credentials it was given");
+  await overSwift(content);
+  console.log("the app wrote and read its file with the credentials it was given");
 }
 
 main().catch((err) => {

@@ -3,7 +3,7 @@
  * S3 and FTP server behind it), runs a real `pulumi up` of the root program (Pulumi.yaml:
  * examples/from-config) on a throwaway stack with two users, shows the stack outputs with
  * secrets masked, hands one user's `env` output to an application (scripts/demo-app.ts) that
- * writes and reads a file over S3 and FTP, then destroys the stack and removes it.
+ * writes and reads a file over S3, FTP and Swift, then destroys the stack and removes it.
  */
 import { randomBytes } from "node:crypto";
 import { startRealApiServer } from "../server/real-backends";
@@ -24,7 +24,8 @@ async function main() {
   installConsumer(); // the packed package, installed for the program as an infra repo has it
   const token = randomSecret();
   const api = await startRealApiServer({ token });
-  console.log(`local storage API on ${api.url}, creating users on S3 ${api.backends.s3Endpoint} (versitygw) and FTP ${api.backends.ftpHostName}; pulumi ${cliVersion()}`);
+  const swift = api.backends.swift ? ` and Swift (Keystone ${api.backends.swift.authUrl})` : "";
+  console.log(`local storage API on ${api.url}, creating users on S3 ${api.backends.s3Endpoint} (versitygw) and FTP ${api.backends.ftpHostName}${swift}; pulumi ${cliVersion()}`);
   const stack = await TestStack.create({
     programDir: repoRoot,
     stackName: `demo-${randomBytes(3).toString("hex")}`,

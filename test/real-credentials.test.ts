@@ -61,11 +61,13 @@ test("a user cannot reach another user's bucket or FTP files, both ways; the own
   await expectStillReadable(users.backup, written.backup);
 });
 
-test("the demo app, given only a user's env output as its environment, writes and reads its file over S3 and FTP", async () => {
+test("the demo app, given only a user's env output as its environment, writes and reads its file over S3, FTP and Swift", async () => {
   const run = await runDemoApp(users.app.env);
   expect(run.code, run.output).toBe(0);
   expect(run.output).toMatch(/S3 {2}got s3:\/\/demo-app-[0-9a-f]+\/hello\.txt back: same \d+ bytes/);
   expect(run.output).toMatch(/FTP got \/hello-[0-9a-f]+\.txt back with FTP_HOST\/FTP_USER\/FTP_PASSWORD: same \d+ bytes/);
+  // Swift is served here: the global setup installs it (tools/real-servers/swift.sh).
+  expect(run.output).toMatch(/Swift got demo-app-[0-9a-f]+\/hello\.txt back: same \d+ bytes/);
   // It prints what it did with the credentials masked.
   expect(hits([["demo app output", run.output]], withEncodings(api.users.flatMap(secretsOf)))).toEqual([]);
 });
@@ -77,6 +79,10 @@ test("the demo app fails when a variable it reads is wrong, so its success above
   const ftp = await runDemoApp({ ...users.app.env, FTP_URL: users.backup.env.FTP_URL });
   expect(ftp.code).toBe(1);
   expect(ftp.output).toMatch(/demo app failed: FTPError: 550/);
+  const swift = await runDemoApp({ ...users.app.env, OS_PASSWORD: `${users.app.env.OS_PASSWORD}x` });
+  expect(swift.code).toBe(1);
+  expect(swift.output).toMatch(/demo app failed: Error: swift: Unauthorized/);
+  expect(swift.output).not.toContain(users.app.env.OS_PASSWORD);
 });
 
 test("state and CLI output hold none of the real-mode secrets (reserved characters included)", () => {
@@ -86,14 +92,15 @@ test("state and CLI output hold none of the real-mode secrets (reserved characte
   expect(hits([["state", stack.stateFileText()], ...cliOutput.map((o, i): [string, string] => [`cli output ${i}`, o])], needles)).toEqual([]);
 });
 
-test("npm run demo ends with the app writing and reading its file over S3 and FTP, credentials masked", async () => {
+test("npm run demo ends with the app writing and reading its file over S3, FTP and Swift, credentials masked", async () => {
   // What `npm run demo` runs after its build; the demo starts its own API and servers.
   const { stdout } = await promisify(execFile)(path.join(nodeBinDir(), "node"), [path.join(repoRoot, "dist", "scripts", "demo.js")], { cwd: repoRoot, maxBuffer: 16 << 20 });
   expect(stdout).toMatch(/creating users on S3 http:\/\/127\.0\.0\.1:\d+ \(versitygw\) and FTP 127\.0\.0\.1:\d+/);
   expect(stdout).toMatch(/S3 {2}http:\/\/127\.0\.0\.1:\d+ as \*{8} \(20 chars\), secret \*{8} \(40 chars\)/);
   expect(stdout).toMatch(/S3 {2}got s3:\/\/demo-app-[0-9a-f]+\/hello\.txt back: same \d+ bytes/);
   expect(stdout).toMatch(/FTP got \/hello-[0-9a-f]+\.txt back with FTP_HOST\/FTP_USER\/FTP_PASSWORD: same \d+ bytes/);
-  expect(stdout).toContain("the app wrote and read its file over S3 and FTP with the credentials it was given");
+  expect(stdout).toMatch(/Swift got demo-app-[0-9a-f]+\/hello\.txt back/);
+  expect(stdout).toContain("the app wrote and read its file with the credentials it was given");
 });
 
 /** Starts `npm run api` (its compiled entry) and resolves with its first `lines` lines of output. */
