@@ -6,11 +6,14 @@
  * writes and reads a file over S3, FTP and Swift, then destroys the stack and removes it.
  */
 import { randomBytes } from "node:crypto";
+import * as path from "node:path";
+import { prepareRealServers, runScript } from "../server/binaries";
 import { startRealApiServer } from "../server/real-backends";
 import { randomSecret } from "../server/tokens";
 import { installConsumer } from "./consumer";
 import { runDemoApp } from "./run-app";
 import { cliVersion, repoRoot, RunOptions, TestStack } from "./stack";
+import { pins } from "./toolchain";
 
 const echo: RunOptions = { onOutput: () => undefined };
 const show = async (stack: TestStack, title: string, args: string[]) => {
@@ -20,8 +23,24 @@ const show = async (stack: TestStack, title: string, args: string[]) => {
   if (r.code !== 0) throw new Error(`pulumi ${args[0]} failed (exit ${r.code})`);
 };
 
+/**
+ * What the demo runs, and nothing more (no other Node.js versions, no pnpm or yarn), prepared
+ * side by side on a cold machine: the Pulumi CLI and the S3/FTP servers build from the Go module
+ * proxy while Swift installs from Debian's packages and Node.js from the npm registry.
+ */
+async function prepare(): Promise<void> {
+  await Promise.all([
+    runScript(path.join(repoRoot, "tools", "pulumi-cli", "build.sh")),
+    prepareRealServers(),
+    runScript(path.join(repoRoot, "tools", "toolchain", "install.sh"), ["--node", pins.mainNode]),
+  ]);
+}
+
 async function main() {
+  const started = Date.now();
+  await prepare();
   installConsumer(); // the packed package, installed for the program as an infra repo has it
+  console.log(`tools ready in ${Math.round((Date.now() - started) / 1000)}s (cached in ~/.cache/pulumi-storage-user after the first run)`);
   const token = randomSecret();
   const api = await startRealApiServer({ token });
   const swift = api.backends.swift ? ` and Swift (Keystone ${api.backends.swift.authUrl})` : "";

@@ -25,8 +25,8 @@ export const pins: { node: string[]; mainNode: string; pnpm: string; yarn: strin
 );
 
 /** Installs the pinned Node.js versions, pnpm and yarn into the cache (a no-op when warm). */
-export function installToolchain(): void {
-  execFileSync("bash", [path.join(repoRoot, "tools", "toolchain", "install.sh")], { stdio: ["ignore", "inherit", "inherit"] });
+export function installToolchain(onlyNode?: string): void {
+  execFileSync("bash", [path.join(repoRoot, "tools", "toolchain", "install.sh"), ...(onlyNode ? ["--node", onlyNode] : [])], { stdio: ["ignore", "inherit", "inherit"] });
 }
 
 /** Directory holding `node` of that version; a major ("22") picks the pinned release. */
@@ -34,7 +34,7 @@ export function nodeBinDir(version: string = pins.mainNode): string {
   const full = pins.node.find((v) => v === version || v.split(".")[0] === version);
   if (!full) throw new Error(`node ${version} is not pinned in tools/toolchain/versions.json`);
   const dir = path.join(cacheDir, "node", `v${full}`, "bin");
-  if (!fs.existsSync(path.join(dir, "node"))) installToolchain();
+  if (!fs.existsSync(path.join(dir, "node"))) installToolchain(full);
   return dir;
 }
 

@@ -4,7 +4,7 @@
  * packages by tools/real-servers/swift.sh. The servers locate themselves here, so nothing under
  * server/ reaches back into the scripts that drive it.
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
@@ -29,4 +29,20 @@ export function realServerBinaries(): { versitygw: string; ftp: string } {
 /** Installs Swift and Keystone where it can (root and apt-get); a no-op when they are there. */
 export function installSwift(): void {
   execFileSync("bash", [path.join(tools, "swift.sh")], { stdio: ["ignore", "inherit", "inherit"] });
+}
+
+/** Runs a script with its progress on our stderr; resolves to its stdout. */
+export function runScript(script: string, args: string[] = []): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile("bash", [script, ...args], { encoding: "utf8", maxBuffer: 1 << 20 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+    child.stderr?.pipe(process.stderr);
+  });
+}
+
+/**
+ * Builds S3 and FTP and installs Swift side by side (a cold machine's first `npm run api` or
+ * demo: Go builds on the CPU, apt on the network and disk). A no-op when warm.
+ */
+export async function prepareRealServers(): Promise<void> {
+  await Promise.all([runScript(path.join(tools, "build.sh")), runScript(path.join(tools, "swift.sh"))]);
 }

@@ -7,6 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { startApiServer } from "./api-server";
+import { prepareRealServers } from "./binaries";
 import { startRealApiServer } from "./real-backends";
 import { randomSecret } from "./tokens";
 
@@ -39,6 +40,7 @@ async function main() {
     latencyMs: Number(values.latency),
     ...(values.rate ? { rateLimit: { perSecond: Number(values.rate) } } : {}),
   };
+  if (!values.fake) await prepareRealServers();
   const real = values.fake ? undefined : await startRealApiServer(options);
   const server = real ?? (await startApiServer(options));
   // Before the first line is printed: whoever reads it may stop us at once, servers included.

@@ -8,7 +8,12 @@ cache=${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-storage-user}
 pins="$here/versions.json"
 read_pin() { node -e "const v=require(process.argv[1])[process.argv[2]]; console.log(Array.isArray(v) ? v.join(' ') : v)" "$pins" "$1"; }
 
+# `install.sh --node <version>`: that one Node.js only (what `npm run demo` and `npm run api`
+# run), no package managers: a newcomer's first run installs nothing it does not use.
+only=""
+[ "${1:-}" = "--node" ] && only=${2:?--node needs a version}
 for v in $(read_pin node); do
+  [ -n "$only" ] && [ "$v" != "$only" ] && continue
   dir="$cache/node/v$v"
   [ -x "$dir/bin/node" ] && [ "$("$dir/bin/node" --version)" = "v$v" ] && continue
   echo "installing node v$v into $dir" >&2
@@ -19,6 +24,7 @@ for v in $(read_pin node); do
   rm -rf "$dir" && mkdir -p "$(dirname "$dir")" && mv "$tmp/out" "$dir" && rm -rf "$tmp"
 done
 
+[ -n "$only" ] && exit 0
 for pm in pnpm yarn; do
   v=$(read_pin $pm)
   dir="$cache/$pm-$v"
