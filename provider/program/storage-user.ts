@@ -185,10 +185,16 @@ const derived: Record<string, (u: Self) => pulumi.Output<unknown>> = {
   s3Endpoint: (u) => of(u.account, (a: Account) => a.s3Endpoint),
   ftpHostName: (u) => of(u.account, (a: Account) => a.ftpHostName),
   baseUrl: (u) => of(u.account, (a: Account) => a.baseUrl),
-  credentials: (u) => pulumi.all([u.account, u.secrets]).apply(([a, s]) => {
-    const [account, secrets] = [stored<Account>(a), stored<Secrets>(s)];
-    return account && secrets ? credentialsOf(account, secrets) : undefined;
-  }),
+  // Secret in the program itself, not only because the engine marks `secrets` (which it does
+  // not do under `pulumi.runtime.setMocks`): a user's unit test can assert it (issue 26). Every
+  // output below derived from it stays secret through `apply`.
+  credentials: (u) =>
+    pulumi.secret(
+      pulumi.all([u.account, u.secrets]).apply(([a, s]) => {
+        const [account, secrets] = [stored<Account>(a), stored<Secrets>(s)];
+        return account && secrets ? credentialsOf(account, secrets) : undefined;
+      }),
+    ),
   name: (u) => of(u.credentials, (c: Credentials) => c.name),
   password: (u) => of(u.credentials, (c: Credentials) => c.password),
   swift: (u) => of(u.credentials, (c: Credentials) => c.swift),
