@@ -174,7 +174,10 @@ export async function startSwiftBackend(): Promise<SwiftBackend> {
     await Promise.all([keystoneReady, ringsReady]);
     if (process.getuid?.() === 0) await run("chown", ["-R", `${user}:`, dir]);
 
-    const uwsgiArgs = ["--plugin", "python3", "--http-socket", `127.0.0.1:${kPort}`, "--wsgi-file", "/usr/bin/keystone-wsgi-public", "--processes", "1", "--threads", "4", "--master", "--die-on-term", "--no-orphans"];
+    // `Connection: close`: uwsgi's --http-socket closes every connection after its answer without
+    // saying so, and HTTP/1.1 clients that reuse it (Go's in rclone retrying a refused login,
+    // undici here) then read "connection reset by peer"; told, they open a new one.
+    const uwsgiArgs = ["--plugin", "python3", "--http-socket", `127.0.0.1:${kPort}`, "--add-header", "Connection: close", "--wsgi-file", "/usr/bin/keystone-wsgi-public", "--processes", "1", "--threads", "4", "--master", "--die-on-term", "--no-orphans"];
     if (process.getuid?.() === 0 && user !== "root") uwsgiArgs.push("--uid", user, "--gid", user);
     const keystone = spawn("uwsgi", uwsgiArgs, { env: { ...process.env, OS_KEYSTONE_CONFIG_FILES: ksConf }, stdio: ["ignore", "pipe", "pipe"] });
     children.push(keystone);

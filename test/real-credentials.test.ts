@@ -94,7 +94,10 @@ test("state and CLI output hold none of the real-mode secrets (reserved characte
 
 test("npm run demo ends with the app writing and reading its file over S3, FTP and Swift, credentials masked", async () => {
   // What `npm run demo` runs after its build; the demo starts its own API and servers.
-  const { stdout } = await promisify(execFile)(path.join(nodeBinDir(), "node"), [path.join(repoRoot, "dist", "scripts", "demo.js")], { cwd: repoRoot, maxBuffer: 16 << 20 });
+  const { stdout } = await promisify(execFile)(path.join(nodeBinDir(), "node"), [path.join(repoRoot, "dist", "scripts", "demo.js")], { cwd: repoRoot, maxBuffer: 16 << 20 }).catch((err) => {
+    // What the demo printed before it failed (its pulumi output) says why.
+    throw new Error(`${err.message}\n${err.stdout ?? ""}`);
+  });
   expect(stdout).toMatch(/creating users on S3 http:\/\/127\.0\.0\.1:\d+ \(versitygw\) and FTP 127\.0\.0\.1:\d+/);
   expect(stdout).toMatch(/S3 {2}http:\/\/127\.0\.0\.1:\d+ as \*{8} \(20 chars\), secret \*{8} \(40 chars\)/);
   expect(stdout).toMatch(/S3 {2}got s3:\/\/demo-app-[0-9a-f]+\/hello\.txt back: same \d+ bytes/);
