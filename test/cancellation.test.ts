@@ -22,6 +22,7 @@
 import { ChildProcess, execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, test } from "vitest";
+import { descendants } from "./process-tree";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { RunResult, TestStack } from "../scripts/stack";
 
@@ -36,17 +37,6 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-/** Pids of every descendant of `pid`, from `ps`. */
-function descendants(pid: number): number[] {
-  const rows = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
-    .trim()
-    .split("\n")
-    .map((l) => l.trim().split(/\s+/).map(Number));
-  const out: number[] = [];
-  const walk = (p: number) => rows.filter(([, pp]) => pp === p).forEach(([c]) => (out.push(c), walk(c)));
-  walk(pid);
-  return out;
-}
 
 const alive = (pid: number) => {
   try {

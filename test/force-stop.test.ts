@@ -9,11 +9,12 @@
 // at once (the engine records them), every later one is stored and then held. Once PARALLEL
 // creates are held, the engine's PARALLEL workers all wait on the server, so every create the
 // engine has begun and not finished has reached the server and been stored there.
-import { ChildProcess, execFileSync, spawnSync } from "node:child_process";
+import { ChildProcess, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, expect, test } from "vitest";
+import { descendants } from "./process-tree";
 import { formatPendingStorageUser, pendingStorageUsers } from "../provider/pending";
 import { startApiServer } from "../server/api-server";
 import { TestStack } from "../scripts/stack";
@@ -39,17 +40,6 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-/** Pids of every descendant of `pid`, from `ps`. */
-function descendants(pid: number): number[] {
-  const rows = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
-    .trim()
-    .split("\n")
-    .map((l) => l.trim().split(/\s+/).map(Number));
-  const out: number[] = [];
-  const walk = (p: number) => rows.filter(([, pp]) => pp === p).forEach(([c]) => (out.push(c), walk(c)));
-  walk(pid);
-  return out;
-}
 
 const userNamesOf = (resources: Array<Record<string, any>>) => resources.filter((r) => r.type === TYPE).map((r) => r.inputs.userName as string);
 
