@@ -116,6 +116,29 @@ test("another user's account is refused by Swift (403); its owner still reads it
   expect(owner.output.trim()).toBe("hello.txt");
 });
 
+test("rotation of an auto-named user (replacementTrigger): the new Swift login works, the old one still does", async () => {
+  const deploy = async (rotate: string) => {
+    await stack.must(["config", "set", "--path", "users", JSON.stringify([{ name: "app" }, { name: "backup" }, { name: "rot", rotate }])]);
+    const up = await stack.up();
+    printed.push(["pulumi up", up.output]);
+    expect(up.code, up.output).toBe(0);
+    return (await stack.outputs(true)).credentials.rot.env as Record<string, string>;
+  };
+  const old = await deploy("1");
+  fs.writeFileSync(path.join(work, "rot.txt"), "before rotation\n");
+  expect((await client("swift", ["upload", "rot-container", "rot.txt"], old)).code).toBe(0);
+  const before = api.users.length;
+  const rotated = await deploy("2");
+  expect(api.users.length).toBe(before + 1); // one new user, once
+  expect(rotated.OS_USERNAME).not.toBe(old.OS_USERNAME);
+  expect(rotated.OS_PROJECT_ID).not.toBe(old.OS_PROJECT_ID);
+  fs.writeFileSync(path.join(work, "rot.txt"), "after rotation\n");
+  expect((await client("swift", ["upload", "rot-container", "rot.txt"], rotated)).code).toBe(0);
+  expect((await client("swift", ["download", "rot-container", "rot.txt", "-o", "-"], rotated)).output).toBe("after rotation\n");
+  // The API cannot delete: the old login keeps its own account until someone deletes it.
+  expect((await client("swift", ["download", "rot-container", "rot.txt", "-o", "-"], old)).output).toBe("before rotation\n");
+});
+
 test("the CLI showed none of the Swift credentials (the clients print their account, which is theirs to print)", async () => {
   const shown = await stack.run(["stack", "output", "--json"]);
   const places: Array<[string, string]> = [...printed.filter(([what]) => what === "pulumi up"), ["pulumi stack output", shown.output]];
