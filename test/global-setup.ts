@@ -4,13 +4,15 @@
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import { installConsumer } from "../scripts/consumer";
-import { cliVersion, installToolchain, locateCli, nodeBinDir, realServerBinaries } from "../scripts/toolchain";
+import { cliVersion, installToolchain, locateCli, nodeBinDir, realServerBinaries, repoRoot } from "../scripts/toolchain";
 
 export default function setup() {
   installToolchain();
   const dir = locateCli();
   // The real S3 and FTP servers of the real-mode tests, built once here rather than in each file.
   realServerBinaries();
+  // The real Pulumi YAML language host for test/yaml.test.ts (cached: a warm run is a no-op).
+  execFileSync("bash", [path.join(repoRoot, "tools", "yaml-host", "build.sh")], { stdio: ["ignore", "ignore", "inherit"] });
   process.env.PULUMI_STORAGE_USER_CLI_DIR = dir;
   // The package as users install it, for every program the tests run (needs `npm run build`).
   const consumer = installConsumer();
