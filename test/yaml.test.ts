@@ -135,5 +135,9 @@ describe("StorageUser from Pulumi YAML (examples/yaml)", async () => {
     expect(r.output).toContain(`[USER_LEFT_STACK] StorageUser '${current.Name}' (id ${current.Id}, on ${new URL(api.url).href})`);
     expect(fs.readdirSync(path.join(work, "examples")).sort()).toEqual(["yaml"]);
     expect(fs.readdirSync(programDir).sort()).toEqual(["Pulumi.dev.yaml", "Pulumi.yaml", "README.md", "plugins"]);
+    // No schema-<pkg>.json beside the plugin directory (the component route wrote one there).
+    const pkgDir = path.join(programDir, "plugins", "node_modules", "pulumi-storage-user");
+    expect(fs.readdirSync(pkgDir).filter((f) => f.startsWith("schema-"))).toEqual([]);
+    expect(fs.readdirSync(path.join(programDir, "plugins", "node_modules")).filter((f) => f.startsWith("schema-"))).toEqual([]);
   });
 });
