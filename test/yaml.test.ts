@@ -121,7 +121,7 @@ describe("StorageUser from Pulumi YAML (examples/yaml)", async () => {
       fs.writeFileSync(pulumiYaml, original);
       const noUrl = await pulumi("preview", { STORAGE_API_URL: undefined });
       expect(noUrl.code).not.toBe(0);
-      expect(noUrl.output).toContain("[CONFIG_MISSING]");
+      expect(noUrl.output).toContain("[CONFIG_MISSING] no storage API address is configured: set STORAGE_API_URL in the environment of the pulumi command; the plugin serving Pulumi YAML programs reads no stack config (docs/yaml.md)");
     } finally {
       fs.writeFileSync(pulumiYaml, original);
     }

@@ -10,6 +10,7 @@
  */
 import * as provider from "@pulumi/pulumi/provider";
 import * as user from "../plugin/user-provider";
+import { useEnvironmentOnly } from "../plugin/settings";
 import { outputsOf, toEngine, fromEngine, pluginVersion } from "./outputs";
 import { schema } from "./schema";
 
@@ -19,6 +20,7 @@ type Props = Record<string, unknown>;
 // the settings come from the environment (STORAGE_API_URL, STORAGE_ACCESS_TOKEN, and the
 // per-connection variables), as for the TypeScript resource when no stack config is set.
 user.configure({ config: { get: () => undefined } } as never);
+useEnvironmentOnly();
 
 const withUrn = (urn: string, props: Props): Props => ({ ...props, __urn: urn });
 
