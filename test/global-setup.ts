@@ -4,7 +4,7 @@
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import { installConsumer } from "../scripts/consumer";
-import { cliVersion, installSwift, installToolchain, locateCli, nodeBinDir, realServerBinaries } from "../scripts/toolchain";
+import { cliVersion, installSwift, installToolchain, locateCli, nodeBinDir, realServerBinaries, repoRoot } from "../scripts/toolchain";
 
 export default function setup() {
   installToolchain();
@@ -13,6 +13,8 @@ export default function setup() {
   realServerBinaries();
   // Swift and Keystone behind real mode, from Debian's packages (a no-op when installed).
   installSwift();
+  // The real Pulumi YAML language host for test/yaml.test.ts (cached: a warm run is a no-op).
+  execFileSync("bash", [path.join(repoRoot, "tools", "yaml-host", "build.sh")], { stdio: ["ignore", "ignore", "inherit"] });
   process.env.PULUMI_STORAGE_USER_CLI_DIR = dir;
   // The package as users install it, for every program the tests run (needs `npm run build`).
   const consumer = installConsumer();

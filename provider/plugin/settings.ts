@@ -6,6 +6,12 @@ import { configErrors } from "../errors";
 import { neverShow } from "../redaction";
 import { configKeys, connectionsKey, Entry, parseConnections, SettingName, settingKeys } from "../connections";
 
+/** Set by the plugin serving Pulumi YAML (provider/yaml/plugin.ts): settings come from the environment only. */
+let environmentOnly = false;
+export function useEnvironmentOnly(): void {
+  environmentOnly = true;
+}
+
 let fromStack: { baseUrl?: string; accessToken?: string; connections?: Record<string, Entry>; connectionsError?: Error } | undefined;
 
 /**
@@ -72,7 +78,7 @@ export function resolveBaseUrl(connection?: string): URL {
   if (url === undefined) {
     const { value, source, key, env, path } = lookup("baseUrl", connection);
     try {
-      if (value === undefined) throw configErrors.missing("address", connection, key, env, path);
+      if (value === undefined) throw configErrors.missing("address", connection, environmentOnly ? "" : key, env, path);
       url = parseBaseUrl(value, source);
     } catch (err) {
       url = err as Error;
@@ -99,7 +105,7 @@ export function parseBaseUrl(raw: string, source: string = configKeys.baseUrl.ke
 
 export function resolveAccessToken(connection?: string): string {
   const { value, source, key, env, path } = lookup("accessToken", connection);
-  if (value === undefined) throw configErrors.missing("access token", connection, key, env, path);
+  if (value === undefined) throw configErrors.missing("access token", connection, environmentOnly ? "" : key, env, path);
   neverShow(value);
   if (/[\r\n\0]/.test(value) || value.trim() !== value) throw configErrors.tokenWhitespace(source);
   return value;

@@ -1,0 +1,6 @@
+/** Entry of the package's provider plugin (yaml/package.json `main`). */
+import { serve } from "./plugin";
+serve().catch((err) => {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(1);
+});

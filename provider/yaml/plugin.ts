@@ -1,0 +1,56 @@
+/**
+ * The package's own provider plugin for programs in other languages (Pulumi YAML first): it
+ * serves StorageUser as a real custom resource, `storage-user:index:StorageUser`, through
+ * `@pulumi/pulumi/provider`'s provider host. The engine starts this plugin from the package's
+ * directory (yaml/PulumiPlugin.yaml), so no dynamic-provider plugin is started in the program's
+ * directory and the program needs no node_modules (pulumi/pulumi#5455). See docs/yaml.md.
+ *
+ * The lifecycle is the one TypeScript programs get (plugin/user-provider.ts): same checks, same
+ * [CODE] messages, same state shape plus typed outputs derived from it.
+ */
+import * as provider from "@pulumi/pulumi/provider";
+import * as user from "../plugin/user-provider";
+import { useEnvironmentOnly } from "../plugin/settings";
+import { outputsOf, toEngine, fromEngine, pluginVersion } from "./outputs";
+import { schema } from "./schema";
+
+type Props = Record<string, unknown>;
+
+// The SDK's provider host ignores Configure's variables (provider/server.js `configure`), so
+// the settings come from the environment (STORAGE_API_URL, STORAGE_ACCESS_TOKEN, and the
+// per-connection variables), as for the TypeScript resource when no stack config is set.
+user.configure({ config: { get: () => undefined } } as never);
+useEnvironmentOnly();
+
+const withUrn = (urn: string, props: Props): Props => ({ ...props, __urn: urn });
+
+const storageUserProvider: provider.Provider = {
+  version: pluginVersion,
+  schema: JSON.stringify(schema),
+  async check(urn, olds, news) {
+    const result = await user.check(fromEngine(olds), withUrn(urn, fromEngine(news)));
+    return { inputs: result.inputs, failures: result.failures };
+  },
+  async diff(id, urn, olds, news) {
+    return user.diff(id, fromEngine(olds), withUrn(urn, fromEngine(news)));
+  },
+  async create(urn, inputs) {
+    const result = await user.create(withUrn(urn, fromEngine(inputs)));
+    return { id: result.id, outs: toEngine(outputsOf(result.outs as Props, result.id)) };
+  },
+  async update(id, urn, olds, news) {
+    const result = await user.update(id, fromEngine(olds), withUrn(urn, fromEngine(news)));
+    return { outs: toEngine(outputsOf(result.outs as Props, id)) };
+  },
+  async read(id, urn, props) {
+    const result = await user.read(id, fromEngine(props));
+    return { id: result.id, props: toEngine(outputsOf(result.props as Props, result.id)) };
+  },
+  async delete(id, urn, props) {
+    await user.remove(id, fromEngine(props));
+  },
+};
+
+export function serve(): Promise<void> {
+  return provider.main(storageUserProvider, process.argv.slice(2));
+}
