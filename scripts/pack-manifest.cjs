@@ -7,7 +7,10 @@ const file = "package.json";
 const saved = ".package.json.prepack";
 if (process.argv[2] === "strip") {
   const text = fs.readFileSync(file, "utf8");
-  fs.writeFileSync(saved, text);
+  // A saved copy already there is the original: a pack that failed after its prepack (postpack
+  // does not run then) or another pack running at once. Overwriting it would save the stripped
+  // manifest, and the restore would then lose `prepare` for good.
+  if (!fs.existsSync(saved)) fs.writeFileSync(saved, text);
   const manifest = JSON.parse(text);
   delete manifest.scripts.prepare;
   fs.writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);

@@ -14,7 +14,9 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(() => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "psu-unit-"));
-  const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", tmp], { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }))[0];
+  // --ignore-scripts: dist/ is built (pretest), and the pack hooks rewrite package.json, which
+  // other test files packing at the same time must not see half done (scripts/consumer.ts does the same).
+  const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", tmp], { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }))[0];
   dir = path.join(tmp, "infra");
   fs.cpSync(path.join(repoRoot, "examples", "unit-testing"), dir, { recursive: true, filter: (src) => !src.includes("node_modules") });
   const pj = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
