@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
-# Makes the pinned Pulumi CLI available and prints the directory that holds it.
+# Makes a Pulumi CLI available and prints the directory that holds it.
 #
-# Order: a `pulumi` already on PATH at the pinned version, then the cache outside
-# the clone, then a build from the Go module proxy (cold: see README for timing).
-# The CLI's Go module cannot be `go install`ed (pkg/go.mod has a local replace),
-# so this small tools module requires it and builds the main package.
+#   build.sh            the pinned CLI, v3.250.0 (what the suite and the demo run)
+#   build.sh v3.274.1   the newest the Go module proxy serves, tested beside it
+#
+# Each version is a small tools module, tools/pulumi-cli/<version>/go.mod: the
+# CLI's Go module cannot be `go install`ed (pkg/go.mod has a local replace), so
+# the tools module requires it and builds the main package.
+# Order: a `pulumi` already on PATH at that version, then the cache outside the
+# clone, then a build from the Go module proxy (cold: several minutes).
 set -euo pipefail
 
-PULUMI_VERSION=v3.250.0
+PULUMI_VERSION=${1:-v3.250.0}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+module=$here/$PULUMI_VERSION
+if [ ! -f "$module/go.mod" ]; then
+  echo "no tools module for pulumi $PULUMI_VERSION: add tools/pulumi-cli/$PULUMI_VERSION/go.mod" >&2
+  exit 2
+fi
 cache=${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-storage-user}/pulumi-$PULUMI_VERSION
 
 has_version() { [ -x "$1" ] && [ "$("$1" version 2>/dev/null)" = "$PULUMI_VERSION" ]; }
@@ -24,7 +33,7 @@ echo "building pulumi $PULUMI_VERSION into $cache (cold build takes several minu
 mkdir -p "$cache"
 start=$(date +%s)
 (
-  cd "$here"
+  cd "$module"
   go build -trimpath \
     -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$PULUMI_VERSION" \
     -o "$cache/pulumi.tmp.$$" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
