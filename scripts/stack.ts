@@ -40,6 +40,8 @@ export interface StackOptions {
   stackName?: string;
   /** Node.js the CLI, the language host, the program and the plugin run on (a pinned major or version). */
   nodeVersion?: string;
+  /** Pulumi CLI version (built by tools/pulumi-cli/build.sh); default: the test project's CLI. */
+  cliVersion?: string;
   /** Use that stack's backend, PULUMI_HOME and passphrase (for StackReference between stacks). */
   shareBackendWith?: TestStack;
 }
@@ -62,6 +64,8 @@ export class TestStack {
     readonly passphrase: string,
     private readonly ownsWorkDir: boolean,
     private readonly nodeVersion?: string,
+    /** The Pulumi install this stack's commands run (scripts/toolchain.ts locateCli). */
+    readonly cliDir: string = locateCli(),
   ) {}
 
   static async create(opts: StackOptions): Promise<TestStack> {
@@ -71,7 +75,7 @@ export class TestStack {
     fs.mkdirSync(path.join(workDir, "home"), { recursive: true });
     const stackName = opts.stackName ?? `t${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
     const passphrase = shared?.passphrase ?? randomBytes(16).toString("hex");
-    const stack = new TestStack(path.resolve(opts.programDir), stackName, workDir, opts.env ?? {}, passphrase, !shared, opts.nodeVersion);
+    const stack = new TestStack(path.resolve(opts.programDir), stackName, workDir, opts.env ?? {}, passphrase, !shared, opts.nodeVersion, locateCli(opts.cliVersion));
     await stack.must(["stack", "init", stackName]);
     // Values go in on standard input, as README tells users to set the token: never on the
     // command line (process lists), and one that begins with "-" is not read as a flag.
@@ -93,8 +97,8 @@ export class TestStack {
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       PULUMI_SKIP_CONFIRMATIONS: "true",
-      PULUMI_STORAGE_USER_CLI_DIR: locateCli(),
-      PATH: userPath(this.nodeVersion),
+      PULUMI_STORAGE_USER_CLI_DIR: this.cliDir,
+      PATH: userPath(this.nodeVersion, [], this.cliDir),
       NO_COLOR: "1",
     });
     return withEnv(env, this.env);
@@ -106,7 +110,7 @@ export class TestStack {
     const withStack = stackless ? args : [...args, "--stack", this.stackName];
     // Plain `pulumi`, as a user types it; it starts the language host from PATH. In a process
     // group of its own, as a terminal's foreground job: signalling -pid is a Ctrl-C.
-    const child = spawn(path.join(locateCli(), "pulumi"), [...withStack, "--color", "never"], {
+    const child = spawn(path.join(this.cliDir, "pulumi"), [...withStack, "--color", "never"], {
       cwd: this.programDir,
       env,
       stdio: [opts.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],

@@ -20,7 +20,8 @@ export const repoRoot: string = (() => {
 
 export const cacheDir = process.env.PULUMI_CLI_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-storage-user");
 
-export const pins: { node: string[]; mainNode: string; pnpm: string; yarn: string; sdkNewest: string } = JSON.parse(
+/** tools/toolchain/versions.json: `cli` is the pinned Pulumi CLI, `cliNewest` the newest the Go module proxy serves. */
+export const pins: { cli: string; cliNewest: string; node: string[]; mainNode: string; pnpm: string; yarn: string; sdkNewest: string } = JSON.parse(
   fs.readFileSync(path.join(repoRoot, "tools", "toolchain", "versions.json"), "utf8"),
 );
 
@@ -58,25 +59,32 @@ function writeAtomically(file: string, write: (tmp: string) => void, mode?: numb
   fs.renameSync(tmp, file);
 }
 
-let cliDir: string | undefined;
+const cliDirs = new Map<string, string>();
 
 /**
  * A directory laid out like a Pulumi install: `pulumi` (a hard link to the cached build),
  * `pulumi-resource-pulumi-nodejs` from @pulumi/pulumi, and `pulumi-language-nodejs`, this repo's
  * host, unless a real one is already on PATH (then that one is used). With all three side by side
  * and on PATH, the CLI takes its plugins as bundled, as after the official installer. One
- * directory per checkout, since the host script names its checkout.
+ * directory per checkout and CLI version, since the host script names its checkout.
+ *
+ * With no version: the CLI this process was given (PULUMI_STORAGE_USER_CLI_DIR, set by the test
+ * setup for each test project), else the pinned one.
  */
-export function locateCli(): string {
-  if (cliDir) return cliDir;
-  if (process.env.PULUMI_STORAGE_USER_CLI_DIR) return (cliDir = process.env.PULUMI_STORAGE_USER_CLI_DIR);
-  const built = execFileSync("bash", [path.join(repoRoot, "tools", "pulumi-cli", "build.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
+export function locateCli(version?: string): string {
+  if (!version && process.env.PULUMI_STORAGE_USER_CLI_DIR) return process.env.PULUMI_STORAGE_USER_CLI_DIR;
+  const wanted = version ?? pins.cli;
+  const known = cliDirs.get(wanted);
+  if (known) return known;
+  const built = execFileSync("bash", [path.join(repoRoot, "tools", "pulumi-cli", "build.sh"), wanted], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
     .trim()
     .split("\n")
     .pop()!;
-  const dir = path.join(cacheDir, "bin", createHash("sha256").update(repoRoot).digest("hex").slice(0, 12));
+  const checkout = createHash("sha256").update(repoRoot).digest("hex").slice(0, 12);
+  const dir = path.join(cacheDir, "bin", wanted === pins.cli ? checkout : `${checkout}-${wanted}`);
   layOutInstall(dir, path.join(built, "pulumi"), process.env.PATH ?? "");
-  return (cliDir = dir);
+  cliDirs.set(wanted, dir);
+  return dir;
 }
 
 /** Fills `dir` as above from the `pulumi` binary at `cli`; `searchPath` is where a real host is looked for. */
@@ -124,8 +132,8 @@ function hostShim(main: string): string {
 }
 
 /** PATH as a user's shell has it: the Pulumi install, one Node.js, then the rest. */
-export function userPath(nodeVersion: string = pins.mainNode, extra: string[] = []): string {
-  return [locateCli(), nodeBinDir(nodeVersion), ...extra, process.env.PATH ?? ""].join(path.delimiter);
+export function userPath(nodeVersion: string = pins.mainNode, extra: string[] = [], cliDir: string = locateCli()): string {
+  return [cliDir, nodeBinDir(nodeVersion), ...extra, process.env.PATH ?? ""].join(path.delimiter);
 }
 
 export function cliVersion(): string {

@@ -61,8 +61,8 @@ describe("one program, two services: the default connection and connection 'eu'"
   });
 
   test("up creates each user on its own service with its own token; tokens are no resource input", async () => {
-    await stack.must(["config", "set", "--secret", "storage:accessToken", tokenA]);
-    await stack.must(["config", "set", "--path", "--secret", "storage:connections.eu.accessToken", tokenB]);
+    await stack.must(["config", "set", "--secret", "storage:accessToken"], { input: tokenA });
+    await stack.must(["config", "set", "--path", "--secret", "storage:connections.eu.accessToken"], { input: tokenB });
     const r = await stack.up();
     expect(r.code, r.output).toBe(0);
     expect(a.users.map((u) => u.Name)).toEqual(["c-home"]);

@@ -20,10 +20,7 @@ import { startApiServer } from "../server/api-server";
 import { TestStack } from "../scripts/stack";
 import { locateCli, repoRoot, userPath } from "../scripts/toolchain";
 
-// The CLI under test, chosen here and only here. FORCE_STOP_CLI_DIR=<a directory laid out like
-// a Pulumi install, see layOutInstall()> runs this file on another CLI; TestStack takes its
-// `pulumi` from locateCli(), which reads PULUMI_STORAGE_USER_CLI_DIR first.
-if (process.env.FORCE_STOP_CLI_DIR) process.env.PULUMI_STORAGE_USER_CLI_DIR = process.env.FORCE_STOP_CLI_DIR;
+// The CLI of this file's test project (vitest.config.ts runs it on the pinned and the newest).
 const CLI_DIR = locateCli();
 
 const token = `force-stop-${randomBytes(8).toString("hex")}`;
@@ -149,8 +146,9 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   const quiet = await stack.up();
   expect(quiet.code, quiet.output).toBe(0);
   expect(api.requests.length - before).toBe(0);
-  // The pinned CLI keeps the dropped creates in the state's pending_operations after the
-  // recovery up (it warns on every up until a refresh clears them): `pending` still names them.
+  // The CLI keeps the dropped creates in the state's pending_operations after the recovery up
+  // (it warns on every up until a refresh clears them), v3.250.0 and v3.274.1 alike: `pending`
+  // still names them.
   const settled = await stack.exportState();
   expect(pendingStorageUsers(settled).map((p) => p.userName).sort()).toEqual([...pendingNames].sort());
   // `refresh --clear-pending-creates` (what the warning suggests) drops them without a word.

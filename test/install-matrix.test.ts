@@ -1,6 +1,7 @@
 // The install matrix: each cell a separate user program that installs this package the way an
-// infra repo does (the packed tarball, or the git URL), with its own package manager, SDK and
-// Node.js, and runs plain `pulumi` through the language host. Each axis is covered, not every
+// infra repo does (the packed tarball, or the git URL), with its own package manager, SDK,
+// Node.js and Pulumi CLI (the pinned one, or the newest the Go module proxy serves), and runs
+// plain `pulumi` through the language host. Each axis is covered, not every
 // product. Per cell: preview without a token sends nothing; up creates exactly one user; a second
 // up (with --debug) sends nothing; the token and every credential appear 0 times in `stack
 // export`, the raw state file and the --debug output; the `__provider` bytes are recorded.
@@ -21,6 +22,8 @@ export interface Cell {
   sdk: string;
   sdkWhy: string;
   node: string;
+  /** Pulumi CLI: tools/toolchain/versions.json `cli` (pinned) or `cliNewest`. */
+  cli: string;
   from: "tarball" | "git";
 }
 
@@ -29,16 +32,16 @@ const peerLowest = (pkg.peerDependencies["@pulumi/pulumi"] as string).replace(/^
 const sdkNewest = pins.sdkNewest;
 
 export const cells: Cell[] = [
-  { name: "cjs-npm-lowest", program: "cjs", pm: "npm", sdk: peerLowest, sdkWhy: "lowest of the peer range", node: "22", from: "tarball" },
-  { name: "ts-yarn-newest", program: "ts-strict", pm: "yarn", sdk: sdkNewest, sdkWhy: "newest for the lowest supported Node, which is also the newest on the registry", node: "22", from: "tarball" },
-  { name: "esm-pnpm-newest", program: "esm", pm: "pnpm", sdk: sdkNewest, sdkWhy: "newest on the registry", node: "26", from: "tarball" },
-  { name: "ts-npm-git", program: "ts-strict", pm: "npm", sdk: pkg.devDependencies["@pulumi/pulumi"], sdkWhy: "the version the suite pins", node: "24", from: "git" },
+  { name: "cjs-npm-lowest", program: "cjs", pm: "npm", sdk: peerLowest, sdkWhy: "lowest of the peer range", node: "22", cli: pins.cli, from: "tarball" },
+  { name: "ts-yarn-newest", program: "ts-strict", pm: "yarn", sdk: sdkNewest, sdkWhy: "newest for the lowest supported Node, which is also the newest on the registry", node: "22", cli: pins.cliNewest, from: "tarball" },
+  { name: "esm-pnpm-newest", program: "esm", pm: "pnpm", sdk: sdkNewest, sdkWhy: "newest on the registry", node: "26", cli: pins.cliNewest, from: "tarball" },
+  { name: "ts-npm-git", program: "ts-strict", pm: "npm", sdk: pkg.devDependencies["@pulumi/pulumi"], sdkWhy: "the version the suite pins", node: "24", cli: pins.cli, from: "git" },
 ];
 
 const token = `matrix-token-${Date.now().toString(36)}`;
 let tmp: string;
 let tarball: string;
-const results = new Map<string, { providerBytes: number; nodeVersion: string; sdkInstalled: string }>();
+const results = new Map<string, { providerBytes: number; nodeVersion: string; sdkInstalled: string; cliReported: string }>();
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "psu-matrix-"));
@@ -73,7 +76,7 @@ function install(cell: Cell, dir: string) {
 
 describe.concurrent("install matrix", () => {
   for (const cell of cells) {
-    test(`${cell.name}: ${cell.program}, ${cell.pm}, @pulumi/pulumi ${cell.sdk}, node ${cell.node}, from the ${cell.from}`, async () => {
+    test(`${cell.name}: ${cell.program}, ${cell.pm}, @pulumi/pulumi ${cell.sdk}, node ${cell.node}, pulumi ${cell.cli}, from the ${cell.from}`, async () => {
       const dir = path.join(tmp, cell.name);
       fs.cpSync(path.join(repoRoot, "test", "programs", "matrix", cell.program), dir, { recursive: true });
       fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${cell.name}\nruntime: nodejs\ndescription: install-matrix cell\n`);
@@ -84,13 +87,15 @@ describe.concurrent("install matrix", () => {
       const userName = `matrix-${cell.name}`;
       // One API per cell: the cells run at the same time and each counts its own requests.
       const api: ApiServer = await startApiServer({ token });
-      const stack = await TestStack.create({ programDir: dir, nodeVersion: cell.node, config: { "storage:baseUrl": api.url, [`${cell.name}:userName`]: userName } });
+      const stack = await TestStack.create({ programDir: dir, nodeVersion: cell.node, cliVersion: cell.cli, config: { "storage:baseUrl": api.url, [`${cell.name}:userName`]: userName } });
       try {
+        const cliReported = (await stack.must(["version"])).stdout.trim();
+        expect(cliReported).toBe(cell.cli);
         const preview = await stack.preview();
         expect(preview.code, preview.output).toBe(0);
         expect(api.requests.length, "preview sends no request").toBe(0);
 
-        await stack.must(["config", "set", "--secret", "storage:accessToken", token]);
+        await stack.must(["config", "set", "--secret", "storage:accessToken"], { input: token });
         const up = await stack.up();
         expect(up.code, up.output).toBe(0);
         expect(api.requests.length, "up sends exactly one POST").toBe(1);
@@ -118,7 +123,7 @@ describe.concurrent("install matrix", () => {
         const provider: string = user.outputs.__provider;
         expect(provider.match(/require\(/g), provider).toHaveLength(1);
         const nodeVersion = execFileSync(path.join(nodeBinDir(cell.node), "node"), ["--version"], { encoding: "utf8" }).trim();
-        results.set(cell.name, { providerBytes: Buffer.byteLength(provider), nodeVersion, sdkInstalled: installed });
+        results.set(cell.name, { providerBytes: Buffer.byteLength(provider), nodeVersion, sdkInstalled: installed, cliReported });
         console.log(`${cell.name}: __provider ${Buffer.byteLength(provider)} B on node ${nodeVersion}`);
         const destroy = await stack.destroy();
         expect(destroy.code, destroy.output).toBe(0);
@@ -138,12 +143,13 @@ function writeMatrixTable() {
   const program = { cjs: "JavaScript (CommonJS)", "ts-strict": "TypeScript, `strict`, type-checked", esm: 'ESM (`"type": "module"`, `module: nodenext`)' };
   const rows = cells.map((c) => {
     const r = results.get(c.name)!;
-    return `| ${program[c.program]} | ${c.pm} | ${r.sdkInstalled} (${c.sdkWhy}) | ${r.nodeVersion} | ${c.from === "git" ? "git URL" : "packed tarball"} | ${r.providerBytes} B | pass |`;
+    const cli = `${r.cliReported} (${c.cli === pins.cli ? "pinned" : "newest on the Go module proxy"})`;
+    return `| ${program[c.program]} | ${c.pm} | ${r.sdkInstalled} (${c.sdkWhy}) | ${r.nodeVersion} | ${cli} | ${c.from === "git" ? "git URL" : "packed tarball"} | ${r.providerBytes} B | pass |`;
   });
   const table = [
     BEGIN,
-    "| Program | Installed with | `@pulumi/pulumi` | Node.js | Package from | `__provider` in state | preview / up / 2nd up / secret audit |",
-    "|---|---|---|---|---|---|---|",
+    "| Program | Installed with | `@pulumi/pulumi` | Node.js | Pulumi CLI | Package from | `__provider` in state | preview / up / 2nd up / secret audit |",
+    "|---|---|---|---|---|---|---|---|",
     ...rows,
     END,
   ].join("\n");

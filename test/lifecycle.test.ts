@@ -36,7 +36,7 @@ describe("the life of one user", () => {
   });
 
   test("up creates exactly one user; its id is the user's Id", async () => {
-    await stack.must(["config", "set", "--secret", "storage:accessToken", token]);
+    await stack.must(["config", "set", "--secret", "storage:accessToken"], { input: token });
     const r = await stack.up();
     expect(r.code, r.output).toBe(0);
     expect(api.users.map((u) => u.Name)).toEqual(["life-a"]);

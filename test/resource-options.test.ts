@@ -19,7 +19,7 @@ beforeAll(async () => {
     config: { "storage:baseUrl": api.url, "storage:connections.other.baseUrl": other.url, "options:users": "[]", "options:ledger": "true" },
     secrets: { "storage:accessToken": token },
   });
-  await stack.must(["config", "set", "--path", "--secret", "storage:connections.other.accessToken", token]);
+  await stack.must(["config", "set", "--path", "--secret", "storage:connections.other.accessToken"], { input: token });
 });
 afterAll(async () => {
   await stack?.dispose();

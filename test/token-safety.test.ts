@@ -230,7 +230,7 @@ describe("per-connection tokens (storage:connections.<name>.accessToken)", () =>
       },
     });
     try {
-      await stack.must(["config", "set", "--path", "--secret", "storage:connections.eu.accessToken", connToken]);
+      await stack.must(["config", "set", "--path", "--secret", "storage:connections.eu.accessToken"], { input: connToken });
       await stack.must(["config", "set", "--path", "storage:connections.us.accessToken", connToken2]);
       const before = api.requests.length;
       const r = await stack.up();
@@ -242,7 +242,7 @@ describe("per-connection tokens (storage:connections.<name>.accessToken)", () =>
       expect(await stack.resources()).toHaveLength(0);
 
       // Fixed as the message says: up works and no token is in plain text anywhere.
-      await stack.must(["config", "set", "--path", "--secret", "storage:connections.us.accessToken", token]);
+      await stack.must(["config", "set", "--path", "--secret", "storage:connections.us.accessToken"], { input: token });
       const up = await stack.up();
       expect(up.code, up.output).toBe(0);
       expect(api.users.some((u) => u.Name === "conn-us")).toBe(true);

@@ -5,6 +5,7 @@ module.exports = {
   test: {
     include: ["test/load/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/cli-setup.ts"],
     env: { PULUMI_STORAGE_USER_LOAD: "1" },
     testTimeout: 30 * 60_000,
     hookTimeout: 5 * 60_000,

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Makes a Pulumi CLI available and prints the directory that holds it.
 #
-#   build.sh            the pinned CLI, v3.250.0 (what the suite and the demo run)
-#   build.sh v3.274.1   the newest the Go module proxy serves, tested beside it
+#   build.sh            the pinned CLI ("cli" in tools/toolchain/versions.json): the suite and the demo
+#   build.sh newest     the newest the proxy serves ("cliNewest"), tested beside it
+#   build.sh v3.274.1   that version
 #
 # Each version is a small tools module, tools/pulumi-cli/<version>/go.mod: the
 # CLI's Go module cannot be `go install`ed (pkg/go.mod has a local replace), so
@@ -11,8 +12,13 @@
 # clone, then a build from the Go module proxy (cold: several minutes).
 set -euo pipefail
 
-PULUMI_VERSION=${1:-v3.250.0}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+pin() { sed -n "s/^ *\"$1\": \"\(v[^\"]*\)\".*/\1/p" "$here/../toolchain/versions.json"; }
+case "${1:-}" in
+  "") PULUMI_VERSION=$(pin cli) ;;
+  newest) PULUMI_VERSION=$(pin cliNewest) ;;
+  *) PULUMI_VERSION=$1 ;;
+esac
 module=$here/$PULUMI_VERSION
 if [ ! -f "$module/go.mod" ]; then
   echo "no tools module for pulumi $PULUMI_VERSION: add tools/pulumi-cli/$PULUMI_VERSION/go.mod" >&2
