@@ -14,6 +14,9 @@ const onNewestCli = [
   "test/automation.test.ts",
   "test/force-stop.test.ts",
   "test/upgrade.test.ts",
+  "test/yaml.test.ts",
+  "test/policy-pack.test.ts",
+  "test/ci-review.test.ts",
 ];
 
 export default defineConfig({
