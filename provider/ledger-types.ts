@@ -8,17 +8,26 @@ export interface LedgerUser {
   name: string;
   /** Resource id: the service's user Id, or `unconfirmed-…` for a create that never confirmed. */
   id: string;
+  /** The requested login (the StorageUser's `userName` output). */
   userName: string;
   /** The base URL of the service the user lives on (its `baseUrl` output); absent for users created by 0.1.x. */
   service?: string;
 }
 
-export type TrackedUser = Pick<LedgerUser, "id" | "userName" | "service">;
+/**
+ * A user as the ledger records it: an element of its `current` output, and the base of a
+ * {@link ForgottenUser}.
+ */
+// An interface rather than the alias `Pick<…>`, so the reference lists its fields.
+export interface TrackedUser extends Pick<LedgerUser, "id" | "userName" | "service"> {}
 
+/** A user the stack has let go of that stays on the service: an element of the ledger's `forgotten` output. */
 export interface ForgottenUser extends TrackedUser {
+  /** The Pulumi resource name the user had in the stack. */
   resourceName: string;
   /** When the ledger noticed (ISO 8601, UTC). */
   at: string;
+  /** `replaced`: a replace created a new user; `removed`: the resource left the program, or the stack was destroyed. */
   why: "replaced" | "removed";
   /** "may exist": the create never confirmed a user, so the service may or may not have one. */
   onService: "exists" | "may exist";

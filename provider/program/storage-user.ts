@@ -14,6 +14,7 @@ import { assertTokensSecret } from "./stack-config";
 
 redactResponseDumps(pulumi.log);
 
+/** The arguments of a {@link StorageUser}; every one is optional (`new StorageUser("app")`). */
 export interface StorageUserArgs {
   /**
    * Requested login of the new user (request member `UserName`). Changing it creates a new user.
@@ -76,6 +77,7 @@ function refuseOptions(name: string, opts: pulumi.CustomResourceOptions | undefi
 export class StorageUser extends pulumi.dynamic.Resource {
   /** The requested login, as sent: the given userName, or the generated one. */
   public readonly userName!: pulumi.Output<string>;
+  /** The `persistPassword` input, as sent (`false` unless given). */
   public readonly persistPassword!: pulumi.Output<boolean>;
   /** The connection name the user was last deployed with; undefined: the default one. */
   public readonly connection!: pulumi.Output<string | undefined>;
@@ -85,9 +87,13 @@ export class StorageUser extends pulumi.dynamic.Resource {
   declare readonly state: pulumi.Output<string>;
   /** Id of the StorageUserCreate task. */
   declare readonly creationTaskId: pulumi.Output<number>;
+  /** The service's `Tasks` at creation (an array, or a single object, both accepted). */
   declare readonly tasks: pulumi.Output<Task[]>;
+  /** Plain: the Swift endpoint, for configuration that must not be secret. */
   declare readonly swiftEndpoint: pulumi.Output<string>;
+  /** Plain: the S3 endpoint, for configuration that must not be secret. */
   declare readonly s3Endpoint: pulumi.Output<string>;
+  /** Plain: the FTP host name, for configuration that must not be secret. */
   declare readonly ftpHostName: pulumi.Output<string>;
   /**
    * The base URL of the service the user was created on (plain). Undefined for users created
