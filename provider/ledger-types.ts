@@ -2,24 +2,26 @@
  * What a StorageUserLedger records (docs/ledger.md), shared by the program side (its outputs'
  * types), the plugin side (which computes them) and the warnings that describe them.
  */
-/** One StorageUser as the program hands it over. */
-export interface LedgerUser {
-  /** Pulumi resource name of the StorageUser. */
-  name: string;
+/**
+ * A user as the ledger records it: an element of its `current` output, and the base of a
+ * {@link ForgottenUser}.
+ */
+// A type alias of an object type, not an interface: it then stays assignable to index-signature
+// types such as Record<string, unknown>, as the alias of `Pick<…>` it replaced was.
+export type TrackedUser = {
   /** Resource id: the service's user Id, or `unconfirmed-…` for a create that never confirmed. */
   id: string;
   /** The requested login (the StorageUser's `userName` output). */
   userName: string;
   /** The base URL of the service the user lives on (its `baseUrl` output); absent for users created by 0.1.x. */
   service?: string;
-}
+};
 
-/**
- * A user as the ledger records it: an element of its `current` output, and the base of a
- * {@link ForgottenUser}.
- */
-// An interface rather than the alias `Pick<…>`, so the reference lists its fields.
-export interface TrackedUser extends Pick<LedgerUser, "id" | "userName" | "service"> {}
+/** One StorageUser as the program hands it over. */
+export interface LedgerUser extends TrackedUser {
+  /** Pulumi resource name of the StorageUser. */
+  name: string;
+}
 
 /** A user the stack has let go of that stays on the service: an element of the ledger's `forgotten` output. */
 export interface ForgottenUser extends TrackedUser {

@@ -49,8 +49,11 @@ export interface Task {
   startDate: string;
 }
 
+// The three connection types are aliases of object types, not interfaces, so they stay
+// assignable to index-signature types such as Record<string, string>, as the mapped types they
+// replaced were.
 /** The `swift` output (secret), from the answer's `SwiftApiConnection`. */
-export interface SwiftConnection {
+export type SwiftConnection = {
   /** `Endpoint`: where clients authenticate (`OS_AUTH_URL` in `env`). */
   endpoint: string;
   /** `TenantId`. */
@@ -59,30 +62,30 @@ export interface SwiftConnection {
   accessKey: string;
   /** `Password`. */
   password: string;
-}
+};
 
 /** The `s3` output (secret), from the answer's `S3Connection`. */
-export interface S3Connection {
+export type S3Connection = {
   /** `Endpoint`. */
   endpoint: string;
   /** `AccessKey`. */
   accessKey: string;
   /** `SecretKey`. */
   secretKey: string;
-}
+};
 
 /** The `ftp` output (secret), from the answer's `FtpConnection`. */
-export interface FtpConnection {
+export type FtpConnection = {
   /** `HostName`. */
   hostName: string;
   /** `Login`. */
   login: string;
   /** `Password`. */
   password: string;
-}
+};
 
 /** The answer's three connection objects: the API's member, and its fields' API names under the provider's names. */
-// `satisfies` ties these to the interfaces above both ways: a field missing here, or one here
+// `satisfies` ties these to the types above both ways: a field missing here, or one here
 // that the interface lacks, fails to compile, so the parser and the public types cannot disagree.
 const CONNECTIONS = {
   swift: ["SwiftApiConnection", { endpoint: "Endpoint", tenantId: "TenantId", accessKey: "AccessKey", password: "Password" }],
