@@ -1,4 +1,4 @@
-/** Every tunable the provider uses, in one place. Documented in README "Configuration". */
+/** Every tunable the provider uses, in one place. Documented in docs/configuration.md "Network, timeouts and retries". */
 export const defaults = {
   /** Sent as `PersistPassword: 0` when the input is omitted (see docs/decisions.md). */
   persistPassword: false,

@@ -7,7 +7,7 @@
 import { redact } from "./redaction";
 import { urnArg } from "./warnings";
 
-/** Every error code, a stable contract (README "Errors"): each failure kind keeps its code across releases. */
+/** Every error code, a stable contract (docs/errors.md): each failure kind keeps its code across releases. */
 export const errorCodes = [
   "INVALID_INPUT", "CONFIG_MISSING", "CONFIG_INVALID", "CONFIG_NOT_SECRET", "PLUGIN_CANNOT_START", "UNAUTHORIZED", "ENDPOINT_NOT_FOUND",
   "NAME_TAKEN", "REJECTED", "REDIRECT_REFUSED", "UNREACHABLE", "RETRIES_EXHAUSTED", "OUTCOME_UNKNOWN", "RESPONSE_UNUSABLE", "IMPORT_UNSUPPORTED",

@@ -21,7 +21,7 @@ export interface StorageUserArgs {
    * Left out, a name is generated on create, Pulumi's auto-naming: the resource name, "-", 7
    * random hex digits. It is kept on every update and new on every replace, so a replacement
    * (`replacementTrigger`, `up --replace`) can be created while the old user still exists on a
-   * service that keeps names unique: that is how to rotate credentials (README "Rotation").
+   * service that keeps names unique: that is how to rotate credentials (docs/lifecycle.md "Rotation").
    * @default `${name}-${7 random hex digits}`
    */
   userName?: pulumi.Input<string>;
@@ -34,8 +34,8 @@ export interface StorageUserArgs {
   /**
    * Name of an entry of the stack config object `storage:connections` (its `baseUrl` and secret
    * `accessToken`), for users on several services or accounts in one program. Omitted:
-   * `storage:baseUrl` and `storage:accessToken`. A user never moves on its own: see README
-   * "Lifecycle" for what changing it does.
+   * `storage:baseUrl` and `storage:accessToken`. A user never moves on its own: see
+   * docs/lifecycle.md "Where a user lives" for what changing it does.
    */
   connection?: pulumi.Input<string>;
 }
@@ -62,7 +62,7 @@ function durationMs(text: string | undefined): number | undefined {
 
 /**
  * Resource options a create-only API cannot honour: refused before anything runs, with the
- * reason. The others are listed, with what they do, in README "Lifecycle".
+ * reason. The others are listed, with what they do, in docs/lifecycle.md "Resource options".
  */
 function refuseOptions(name: string, opts: pulumi.CustomResourceOptions | undefined): void {
   if (opts?.deleteBeforeReplace) throw refusals.deleteBeforeReplace(name);
@@ -71,7 +71,7 @@ function refuseOptions(name: string, opts: pulumi.CustomResourceOptions | undefi
 
 /**
  * A user of the object-storage service, created through `POST {baseUrl}/storage/users`.
- * The API can only create: see README "Lifecycle" for what replace, destroy, refresh and
+ * The API can only create: see docs/lifecycle.md for what replace, destroy, refresh and
  * import do.
  */
 export class StorageUser extends pulumi.dynamic.Resource {
