@@ -25,6 +25,10 @@ const kindOf: Record<number, string> = { 128: "class", 64: "function", 32: "cons
 test("npm run docs passes its validation and documents every export of both entries", () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> };
   expect(pkg.scripts.docs).toBe("typedoc");
+  // Where the README says the reference goes: under dist/, which git ignores and npm does not pack.
+  const config = JSON.parse(fs.readFileSync(path.join(repoRoot, "typedoc.json"), "utf8")) as { out: string; entryPoints: string[] };
+  expect(config.out).toBe("dist/docs");
+  expect(config.entryPoints).toEqual(["provider/index.ts", "provider/testing.ts"]);
   const out = path.join(tmp, "html");
   const json = path.join(tmp, "reference.json");
   const r = runTypedoc(repoRoot, "--out", out, "--json", json);
