@@ -16,6 +16,7 @@ import { StorageUserWarningCode, warningCodes } from "./warnings";
 
 /** One failure or warning of a StorageUser (or its ledger, or the run's configuration). */
 export interface StorageUserDiagnostic<Code extends string> {
+  /** The stable code, the `[CODE]` the message starts with. */
   code: Code;
   /** The whole text, `[CODE] what happened: what to do`. */
   message: string;
@@ -26,20 +27,55 @@ export interface StorageUserDiagnostic<Code extends string> {
   /** The user's requested login, when the run's events carried the resource's inputs. */
   userName?: string;
 }
+/** A failure of a run: a diagnostic of severity `error` with one of the error codes. */
 export type StorageUserFailure = StorageUserDiagnostic<StorageUserErrorCode>;
+/** A warning of a run: a diagnostic of severity `warning` with one of the warning codes. */
 export type StorageUserWarning = StorageUserDiagnostic<StorageUserWarningCode>;
 
 /** The parts of `@pulumi/pulumi/automation`'s EngineEvent read here. */
 export interface EngineEventLike {
-  diagnosticEvent?: { urn?: string; message: string; severity: string };
-  resourcePreEvent?: { metadata: StepLike };
-  resOutputsEvent?: { metadata: StepLike };
-  resOpFailedEvent?: { metadata: StepLike };
+  /** A failure or warning: its text, its severity and, for a resource, its URN. */
+  diagnosticEvent?: {
+    /** The resource it concerns; absent for the stack. */
+    urn?: string;
+    /** The text, `[CODE] …` when it is the provider's. */
+    message: string;
+    /** `error`, `warning`, or another severity (ignored). */
+    severity: string;
+  };
+  /** A step about to run: where a resource's inputs, hence its userName, are read from. */
+  resourcePreEvent?: {
+    /** The step. */
+    metadata: StepLike;
+  };
+  /** A step done: read like `resourcePreEvent`. */
+  resOutputsEvent?: {
+    /** The step. */
+    metadata: StepLike;
+  };
+  /** A step failed: read like `resourcePreEvent`. */
+  resOpFailedEvent?: {
+    /** The step. */
+    metadata: StepLike;
+  };
 }
+/**
+ * A step's metadata, only what is read here.
+ * @inline
+ */
 interface StepLike {
+  /** The resource's URN. */
   urn: string;
-  old?: { inputs?: Record<string, unknown> };
-  new?: { inputs?: Record<string, unknown> };
+  /** The resource's state before the step. */
+  old?: {
+    /** Its inputs, `userName` among them. */
+    inputs?: Record<string, unknown>;
+  };
+  /** The resource's state after the step. */
+  new?: {
+    /** Its inputs, `userName` among them. */
+    inputs?: Record<string, unknown>;
+  };
 }
 
 const CODED = /^\[([A-Z_]+)\] /;
@@ -69,7 +105,12 @@ function unique<T extends StorageUserDiagnostic<string>>(list: T[]): T[] {
 }
 
 /** The failures and warnings in a run's engine events, each once, in the order they came. */
-export function storageUserDiagnostics(events: Iterable<EngineEventLike>): { failures: StorageUserFailure[]; warnings: StorageUserWarning[] } {
+export function storageUserDiagnostics(events: Iterable<EngineEventLike>): {
+  /** Diagnostics of severity `error` with an error code. */
+  failures: StorageUserFailure[];
+  /** Diagnostics of severity `warning` with a warning code. */
+  warnings: StorageUserWarning[];
+} {
   const list = [...events];
   const userNames = new Map<string, string>();
   for (const e of list) {
@@ -122,9 +163,20 @@ export function storageUserFailures(source: Iterable<EngineEventLike> | unknown)
 
 /** The parts of an Automation API `Stack` read by checkStackConfig. */
 export interface StackLike {
+  /** The stack's name, which names its settings file `Pulumi.<name>.yaml`. */
   name: string;
-  getAllConfig(): Promise<Record<string, { value: string; secret?: boolean }>>;
-  workspace: { workDir: string };
+  /** The stack's config: each key's value and whether it is secret. */
+  getAllConfig(): Promise<Record<string, {
+    /** The value, decrypted. */
+    value: string;
+    /** Whether the key is set as a secret. */
+    secret?: boolean;
+  }>>;
+  /** The workspace, whose `workDir` holds the stack's settings file. */
+  workspace: {
+    /** The directory of `Pulumi.yaml` and the stack settings files. */
+    workDir: string;
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-/** Every tunable the provider uses, in one place. Documented in README "Configuration". */
+/** Every tunable the provider uses, in one place. Documented in docs/configuration.md "Network, timeouts and retries". */
 export const defaults = {
   /** Sent as `PersistPassword: 0` when the input is omitted (see docs/decisions.md). */
   persistPassword: false,
@@ -14,6 +14,7 @@ export const defaults = {
   maxUnsentAttempts: 4,
   /** First back-off delay; doubles per attempt, capped by maxRetryDelayMs. */
   retryBaseDelayMs: 500,
+  /** The longest back-off between two attempts, a `Retry-After` floor aside. */
   maxRetryDelayMs: 20_000,
   /** Same-origin 307/308 hops followed before giving up. */
   maxRedirects: 3,

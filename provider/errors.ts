@@ -7,13 +7,18 @@
 import { redact } from "./redaction";
 import { urnArg } from "./warnings";
 
-/** Every error code, a stable contract (README "Errors"): each failure kind keeps its code across releases. */
+/** Every error code, a stable contract (docs/errors.md): each failure kind keeps its code across releases. */
 export const errorCodes = [
   "INVALID_INPUT", "CONFIG_MISSING", "CONFIG_INVALID", "CONFIG_NOT_SECRET", "PLUGIN_CANNOT_START", "UNAUTHORIZED", "ENDPOINT_NOT_FOUND",
   "NAME_TAKEN", "REJECTED", "REDIRECT_REFUSED", "UNREACHABLE", "RETRIES_EXHAUSTED", "OUTCOME_UNKNOWN", "RESPONSE_UNUSABLE", "IMPORT_UNSUPPORTED",
 ] as const;
+/** One of {@link errorCodes}: the `code` of a {@link StorageUserError}. */
 export type StorageUserErrorCode = (typeof errorCodes)[number];
 
+/**
+ * The base of every error the provider raises: `code` is its stable code, and the message reads
+ * `[CODE] what happened: what to do`, with no token or credential in it.
+ */
 export class StorageUserError extends Error {
   /**
    * The mark of Pulumi's RunError (@pulumi/pulumi errors.js `RunError.isInstance`, read by
@@ -21,6 +26,12 @@ export class StorageUserError extends Error {
    * as "failed with an unhandled exception" with a stack trace; the message says what to do.
    */
   readonly __pulumiRunError = true;
+  /**
+   * @param code the error's stable code, also the `[CODE]` its message starts with
+   * @param what what happened
+   * @param todo what to do about it
+   * @param cause the underlying error, kept as the standard `cause`
+   */
   constructor(readonly code: StorageUserErrorCode, what: string, todo: string, cause?: unknown) {
     super(`[${code}] ${what}: ${todo}`, cause === undefined ? undefined : { cause });
     this.name = new.target.name;
@@ -156,7 +167,12 @@ export class RetriesExhaustedError extends StorageUserError {
  * forgotten by the stack. `properties` must contain the inputs and `__provider`.
  */
 export class RecordedFailureError extends StorageUserError {
+  /** The plugin's `reasons` of the partial failure: the message, once. */
   readonly reasons: string[];
+  /**
+   * @param id the id the resource is recorded under: the user's Id, or `unconfirmed-…`
+   * @param properties the state recorded under `id`: the inputs and `__provider`, no credentials
+   */
   constructor(code: FailureRecord["code"], what: string, todo: string, readonly id: string, readonly properties: Record<string, unknown>, cause?: unknown) {
     super(code, what, todo, cause);
     this.reasons = [this.message];
@@ -180,6 +196,7 @@ export class PluginCannotStartError extends StorageUserError {
   }
 }
 
+/** `import`, `id` or `StorageUser.get`: the API cannot return an existing user's credentials. */
 export class ImportUnsupportedError extends StorageUserError {
   constructor(name: string) {
     super(

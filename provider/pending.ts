@@ -33,14 +33,33 @@ interface OperationLike {
 /** The shapes accepted, whichever the operator has at hand. */
 export type DeploymentLike =
   /** `pulumi stack export` output, or `await stack.exportStack()` (Automation API). */
-  | { deployment?: unknown; version?: number }
+  | {
+      /** The deployment: its resources and pending operations. */
+      deployment?: unknown;
+      /** The export format's version. */
+      version?: number;
+    }
   /** `.deployment` of either. */
-  | { pending_operations?: unknown; resources?: unknown; manifest?: unknown }
+  | {
+      /** The operations in flight when the last run stopped: what is read. */
+      pending_operations?: unknown;
+      /** The stack's resources. */
+      resources?: unknown;
+      /** The deployment's manifest. */
+      manifest?: unknown;
+    }
   /** A file backend's checkpoint (`.pulumi/stacks/...`, `.pulumi/history/...checkpoint.json`, `.pulumi/backups/...`). */
-  | { checkpoint?: { latest?: unknown } };
+  | {
+      /** The checkpoint. */
+      checkpoint?: {
+        /** The deployment it holds; absent for an empty stack. */
+        latest?: unknown;
+      };
+    };
 
 /** Thrown when the input is not a deployment in any accepted shape. */
 export class PendingInputError extends Error {
+  /** Always `PENDING_INPUT_UNREADABLE`, the `[CODE]` its message starts with. */
   readonly code = "PENDING_INPUT_UNREADABLE";
   constructor(what: string) {
     super(

@@ -35,31 +35,79 @@ export function createRequest(baseUrl: URL, accessToken: string, user: Pick<User
   };
 }
 
+/** One task of the service's answer (`Tasks`), as the `tasks` output holds it. */
 export interface Task {
+  /** The task's `Id`; `creationTaskId` is that of the `StorageUserCreate` task. */
   id: number;
+  /** `ProgressPercent`, as the service reported it at creation (never refreshed: the API has no read call). */
   progressPercent: number;
+  /** `Type`, e.g. `StorageUserCreate`. */
   type: string;
+  /** `State`, e.g. `New`. */
   state: string;
+  /** `StartDate`, as the service wrote it (the spec shows `YYYY-MM-DDThh:mm:ss.fff`, no zone). */
   startDate: string;
 }
 
+// The three connection types are aliases of object types, not interfaces, so they stay
+// assignable to index-signature types such as Record<string, string>, as the mapped types they
+// replaced were.
+/** The `swift` output (secret), from the answer's `SwiftApiConnection`. */
+export type SwiftConnection = {
+  /** `Endpoint`: where clients authenticate (`OS_AUTH_URL` in `env`). */
+  endpoint: string;
+  /** `TenantId`. */
+  tenantId: string;
+  /** `AccessKey`: the login. */
+  accessKey: string;
+  /** `Password`. */
+  password: string;
+};
+
+/** The `s3` output (secret), from the answer's `S3Connection`. */
+export type S3Connection = {
+  /** `Endpoint`. */
+  endpoint: string;
+  /** `AccessKey`. */
+  accessKey: string;
+  /** `SecretKey`. */
+  secretKey: string;
+};
+
+/** The `ftp` output (secret), from the answer's `FtpConnection`. */
+export type FtpConnection = {
+  /** `HostName`. */
+  hostName: string;
+  /** `Login`. */
+  login: string;
+  /** `Password`. */
+  password: string;
+};
+
 /** The answer's three connection objects: the API's member, and its fields' API names under the provider's names. */
+// `satisfies` ties these to the types above both ways: a field missing here, or one here
+// that the interface lacks, fails to compile, so the parser and the public types cannot disagree.
 const CONNECTIONS = {
   swift: ["SwiftApiConnection", { endpoint: "Endpoint", tenantId: "TenantId", accessKey: "AccessKey", password: "Password" }],
   s3: ["S3Connection", { endpoint: "Endpoint", accessKey: "AccessKey", secretKey: "SecretKey" }],
   ftp: ["FtpConnection", { hostName: "HostName", login: "Login", password: "Password" }],
-} as const;
-type Connection<K extends keyof typeof CONNECTIONS> = { -readonly [F in keyof (typeof CONNECTIONS)[K][1]]: string };
-export type SwiftConnection = Connection<"swift">;
-export type S3Connection = Connection<"s3">;
-export type FtpConnection = Connection<"ftp">;
+} as const satisfies {
+  swift: readonly [string, Readonly<Record<keyof SwiftConnection, string>>];
+  s3: readonly [string, Readonly<Record<keyof S3Connection, string>>];
+  ftp: readonly [string, Readonly<Record<keyof FtpConnection, string>>];
+};
 
 /** Everything secret the API returned for one user: one secret output in state. */
 export interface Credentials {
+  /** `Name`: the login as the service returned it (the spec counts it as a credential). */
   name: string;
+  /** `Password`. */
   password: string;
+  /** The Swift-style API connection. */
   swift: SwiftConnection;
+  /** The S3-compatible API connection. */
   s3: S3Connection;
+  /** The FTP connection. */
   ftp: FtpConnection;
 }
 

@@ -1,6 +1,7 @@
-// The package's public surface is what README "API" lists, no more and no less: every exported
+// The package's public surface is test/public-surface.json, no more and no less: every exported
 // name is a promise kept across releases, so one cannot be added, dropped or change kind without
-// the README changing with it. Read from the entry's declaration file, as users' compilers see it.
+// that committed file changing with it, in review. Read from the entries' declaration files, as
+// users' compilers see them; test/reference.test.ts holds the generated reference to the same list.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
@@ -9,9 +10,12 @@ import { repoRoot } from "../scripts/toolchain";
 
 type Kind = "class" | "function" | "const" | "type";
 
-/** The entry's exported names and their kinds, from dist/provider/index.d.ts (built by `npm test`'s pretest). */
-function exported(): Record<string, Kind> {
-  const entry = path.join(repoRoot, "dist", "provider", "index.d.ts");
+/** The `exports` entries of package.json that are the API, and their declaration files (built by `npm test`'s pretest). */
+const entries = { ".": "index.d.ts", "./testing": "testing.d.ts" } as const;
+
+/** An entry's exported names and their kinds, from its declaration file. */
+function exported(declarationFile: string): Record<string, Kind> {
+  const entry = path.join(repoRoot, "dist", "provider", declarationFile);
   const program = ts.createProgram([entry], { noEmit: true, skipLibCheck: true });
   const checker = program.getTypeChecker();
   const symbol = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
@@ -24,16 +28,19 @@ function exported(): Record<string, Kind> {
   return out;
 }
 
-/** README's API table: `| \`name\` | kind | what |` rows between its markers. */
-function documented(): Record<string, string> {
-  const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
-  const section = /<!-- api -->([\s\S]*?)<!-- \/api -->/.exec(readme)?.[1] ?? "";
-  return Object.fromEntries([...section.matchAll(/^\| `([A-Za-z0-9]+)` \| (\w+) \|/gm)].map((m) => [m[1], m[2]]));
-}
+const pinned = JSON.parse(fs.readFileSync(path.join(repoRoot, "test", "public-surface.json"), "utf8")) as Record<string, Record<string, Kind>>;
 
-test("README's API section lists exactly the entry's exports, each with its kind", () => {
-  const actual = exported();
-  expect(Object.keys(actual).length).toBeGreaterThan(20);
-  expect(actual.StorageUser).toBe("class");
-  expect(documented()).toEqual(actual);
+test("the pinned list covers exactly the API entries of package.json's exports", () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { exports: Record<string, unknown> };
+  // The other keys are the plugin modules state `require`s and package.json: not for programs.
+  const api = Object.keys(pkg.exports).filter((k) => !k.startsWith("./dist/") && k !== "./package.json");
+  expect(api.sort()).toEqual(Object.keys(entries).sort());
+  expect(Object.keys(pinned).sort()).toEqual(Object.keys(entries).sort());
+});
+
+test.each(Object.entries(entries))("the %s entry exports exactly the pinned names, each with its kind", (entry, declarationFile) => {
+  const actual = exported(declarationFile);
+  expect(Object.keys(actual).length).toBeGreaterThan(entry === "." ? 20 : 2);
+  if (entry === ".") expect(actual.StorageUser).toBe("class");
+  expect(actual).toEqual(pinned[entry]);
 });

@@ -165,7 +165,7 @@ describe("one process, many stacks", () => {
     expect(apis[0].users.length + apis[1].users.length).toBeGreaterThanOrEqual(3);
     // One exception, the CLI's own: it records each update's config in the stack's history
     // before the program runs, plain values in plain text, so the `up` that the program refused
-    // left the plain token in that update's record (README "Automation API": checkStackConfig
+    // left the plain token in that update's record (docs/automation-api.md: checkStackConfig
     // refuses it before any operation, as the "checked-" stack shows).
     const found = hits(places, needles);
     expect(found.filter((f) => !/^token 1 in .*[\\/]history[\\/]svc[\\/]plain-[a-z0-9]+[\\/]plain-[a-z0-9-]+\.history\.json$/.test(f))).toEqual([]);

@@ -11,7 +11,7 @@
 //   deploy or update resources with N pending operations") and POSTs them again. A provider is
 //   told nothing about pending operations, so this is the one case it cannot guard: the service's
 //   own unique names turn the repeats into 409s, which the provider reports as [NAME_TAKEN]
-//   naming the force-stopped run (README "Failure modes");
+//   naming the force-stopped run (docs/failure-modes.md);
 // - SIGKILL of the program's node process (under the language host): the CLI carries on
 //   without its program, the started creates finish and are recorded;
 // - SIGKILL of the CLI: the stack stays locked, the next up refuses to run; after `pulumi

@@ -1,6 +1,7 @@
 // Several services and accounts in one program (named connections), and where each user lives,
 // through the real CLI against two local API servers with different tokens.
-// Program: test/programs/options. README "Configuration" and "Lifecycle" describe the behaviour.
+// Program: test/programs/options. docs/configuration.md "Named connections" and docs/lifecycle.md
+// "Where a user lives" describe the behaviour.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { TestStack } from "../scripts/stack";

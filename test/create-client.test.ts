@@ -49,7 +49,7 @@ describe("create on success", () => {
       userName,
       persistPassword: false,
       account: {
-        baseUrl: new URL(api.url).href, // where the user lives (README "Where a user lives")
+        baseUrl: new URL(api.url).href, // where the user lives (docs/lifecycle.md "Where a user lives")
         state: "New",
         tasks: [{ id: u.Tasks[0].Id, progressPercent: 0, type: "StorageUserCreate", state: "New", startDate: u.Tasks[0].StartDate }],
         swiftEndpoint: u.SwiftApiConnection.Endpoint,

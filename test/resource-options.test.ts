@@ -1,5 +1,5 @@
 // Pulumi resource options on a StorageUser, through the real CLI: the ones that cannot work with a
-// create-only API are refused before anything runs; the others do what README "Lifecycle" says.
+// create-only API are refused before anything runs; the others do what docs/lifecycle.md "Resource options" says.
 // One stack, steps in order, with a StorageUserLedger over all users. Program: test/programs/options.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";

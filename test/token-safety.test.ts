@@ -72,7 +72,8 @@ describe("storage:accessToken", () => {
       }
       expect(api.requests).toHaveLength(0);
       // The CLI itself records each update's config in .pulumi/history, plain values in plain
-      // text, before the program runs: what the message's "rotate the token" is for (README).
+      // text, before the program runs: what the message's "rotate the token" is for
+      // (docs/configuration.md "Where the token lives").
       expect(hitsOf(stack, token).map((f) => path.basename(f)).sort()).toEqual([
         `Pulumi.${stack.stackName}.yaml`,
         expect.stringMatching(/\.history\.json$/),

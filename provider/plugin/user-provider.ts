@@ -1,6 +1,6 @@
 /**
  * The StorageUser provider's behaviour, run by the dynamic-provider plugin through the frozen
- * entry module provider/runtime.ts. The API can only create: see README "Lifecycle".
+ * entry module provider/runtime.ts. The API can only create: see docs/lifecycle.md.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { defaults } from "../defaults";

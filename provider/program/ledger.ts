@@ -13,12 +13,15 @@ import { assertTokensSecret } from "./stack-config";
 export interface LedgerEntry {
   /** The StorageUser's Pulumi resource name: the ledger's key. */
   name: string;
+  /** The resource id: the service's user Id. */
   id: pulumi.Input<string>;
+  /** The user's login, named in the ledger's warnings. */
   userName: pulumi.Input<string>;
   /** The base URL of the service the user lives on, named in the ledger's warnings. */
   service?: pulumi.Input<string | undefined>;
 }
 
+/** The arguments of a {@link StorageUserLedger}. */
 export interface StorageUserLedgerArgs {
   /** Every StorageUser of the stack; one that leaves this list (or gets a new id) is recorded as forgotten. */
   users: Array<StorageUser | LedgerEntry>;

@@ -14,13 +14,14 @@ import { assertTokensSecret } from "./stack-config";
 
 redactResponseDumps(pulumi.log);
 
+/** The arguments of a {@link StorageUser}; every one is optional (`new StorageUser("app")`). */
 export interface StorageUserArgs {
   /**
    * Requested login of the new user (request member `UserName`). Changing it creates a new user.
    * Left out, a name is generated on create, Pulumi's auto-naming: the resource name, "-", 7
    * random hex digits. It is kept on every update and new on every replace, so a replacement
    * (`replacementTrigger`, `up --replace`) can be created while the old user still exists on a
-   * service that keeps names unique: that is how to rotate credentials (README "Rotation").
+   * service that keeps names unique: that is how to rotate credentials (docs/lifecycle.md "Rotation").
    * @default `${name}-${7 random hex digits}`
    */
   userName?: pulumi.Input<string>;
@@ -33,8 +34,8 @@ export interface StorageUserArgs {
   /**
    * Name of an entry of the stack config object `storage:connections` (its `baseUrl` and secret
    * `accessToken`), for users on several services or accounts in one program. Omitted:
-   * `storage:baseUrl` and `storage:accessToken`. A user never moves on its own: see README
-   * "Lifecycle" for what changing it does.
+   * `storage:baseUrl` and `storage:accessToken`. A user never moves on its own: see
+   * docs/lifecycle.md "Where a user lives" for what changing it does.
    */
   connection?: pulumi.Input<string>;
 }
@@ -61,7 +62,7 @@ function durationMs(text: string | undefined): number | undefined {
 
 /**
  * Resource options a create-only API cannot honour: refused before anything runs, with the
- * reason. The others are listed, with what they do, in README "Lifecycle".
+ * reason. The others are listed, with what they do, in docs/lifecycle.md "Resource options".
  */
 function refuseOptions(name: string, opts: pulumi.CustomResourceOptions | undefined): void {
   if (opts?.deleteBeforeReplace) throw refusals.deleteBeforeReplace(name);
@@ -70,12 +71,13 @@ function refuseOptions(name: string, opts: pulumi.CustomResourceOptions | undefi
 
 /**
  * A user of the object-storage service, created through `POST {baseUrl}/storage/users`.
- * The API can only create: see README "Lifecycle" for what replace, destroy, refresh and
+ * The API can only create: see docs/lifecycle.md for what replace, destroy, refresh and
  * import do.
  */
 export class StorageUser extends pulumi.dynamic.Resource {
   /** The requested login, as sent: the given userName, or the generated one. */
   public readonly userName!: pulumi.Output<string>;
+  /** The `persistPassword` input, as sent (`false` unless given). */
   public readonly persistPassword!: pulumi.Output<boolean>;
   /** The connection name the user was last deployed with; undefined: the default one. */
   public readonly connection!: pulumi.Output<string | undefined>;
@@ -85,9 +87,13 @@ export class StorageUser extends pulumi.dynamic.Resource {
   declare readonly state: pulumi.Output<string>;
   /** Id of the StorageUserCreate task. */
   declare readonly creationTaskId: pulumi.Output<number>;
+  /** The service's `Tasks` at creation (an array, or a single object, both accepted). */
   declare readonly tasks: pulumi.Output<Task[]>;
+  /** Plain: the Swift endpoint, for configuration that must not be secret. */
   declare readonly swiftEndpoint: pulumi.Output<string>;
+  /** Plain: the S3 endpoint, for configuration that must not be secret. */
   declare readonly s3Endpoint: pulumi.Output<string>;
+  /** Plain: the FTP host name, for configuration that must not be secret. */
   declare readonly ftpHostName: pulumi.Output<string>;
   /**
    * The base URL of the service the user was created on (plain). Undefined for users created

@@ -3,7 +3,7 @@
 #   versitygw=<path of the versitygw binary>
 #   ftp=<path of the FTP server binary>
 # Both are cached outside the clone like the Pulumi CLI, so a warm run only checks they exist:
-#   versitygw, pinned, `go install`ed from the Go module proxy (cold: see README for timing);
+#   versitygw, pinned, `go install`ed from the Go module proxy (cold: see docs/development.md for timing);
 #   tools/ftp-server, this repo's small main over ftpserverlib, keyed by a hash of its sources.
 # Why these two: docs/real-servers.md.
 set -euo pipefail
