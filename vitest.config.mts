@@ -1,16 +1,39 @@
+import { readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
+
+const versions: { cli: string; cliNewest: string } = JSON.parse(readFileSync("tools/toolchain/versions.json", "utf8"));
+
+// The newest Pulumi CLI the Go module proxy serves runs these files too, beside the pinned one
+// that runs everything: the engine's paths this package depends on (up, secrets in state and
+// history, no-change preview, refresh, rotation, destroy, the Automation API, a force-stop and
+// its recovery, state written by released versions).
+const onNewestCli = [
+  "test/lifecycle.test.ts",
+  "test/secret-audit.test.ts",
+  "test/rotation.test.ts",
+  "test/automation.test.ts",
+  "test/force-stop.test.ts",
+  "test/upgrade.test.ts",
+  "test/yaml.test.ts",
+  "test/policy-pack.test.ts",
+  "test/ci-review.test.ts",
+];
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // The 500-user load run has its own command: npm run load.
     exclude: ["test/load/**", "**/node_modules/**"],
     globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/cli-setup.ts"],
     // End-to-end tests drive the real CLI, which spawns the language runtime and the plugin:
     // generous limits, and few files at once on a 2-core machine.
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: "forks",
     maxWorkers: 3,
+    projects: [
+      { extends: true, test: { name: `cli ${versions.cli}`, include: ["test/**/*.test.ts"], provide: { cliVersion: versions.cli } } },
+      { extends: true, test: { name: `cli ${versions.cliNewest}`, include: onNewestCli, provide: { cliVersion: versions.cliNewest } } },
+    ],
   },
 });

@@ -10,8 +10,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { configKeys, connectionsKey, parseConnections, settingKeys } from "./connections";
-import { ConfigNotSecretError, errorCodes, StorageUserErrorCode } from "./errors";
+import { configKeys, connectionsKey, parseConnections, settingKeys, unknownStorageKeys } from "./connections";
+import { configErrors, ConfigNotSecretError, errorCodes, StorageUserErrorCode } from "./errors";
 import { StorageUserWarningCode, warningCodes } from "./warnings";
 
 /** One failure or warning of a StorageUser (or its ledger, or the run's configuration). */
@@ -181,7 +181,9 @@ export interface StackLike {
 
 /**
  * Refuses, before any Pulumi operation runs, a stack whose config holds a storage API token in
- * plain text: throws `[CONFIG_NOT_SECRET]` naming the key, never the value. The program refuses
+ * plain text: throws `[CONFIG_NOT_SECRET]` naming the key, never the value; and one with a key in
+ * the `storage` namespace that is no setting (`[CONFIG_INVALID]`, a typo such as
+ * `storage:accessTokn`, whose value would otherwise be stored in state unencrypted). The program refuses
  * such a stack too, but only once `up` has started, and the CLI records every update's config in
  * the backend's history, plain values in plain text, before the program runs; checked here, the
  * token never reaches the backend. The same two sources as the program's check
@@ -190,6 +192,10 @@ export interface StackLike {
  */
 export async function checkStackConfig(stack: StackLike): Promise<void> {
   const config = await stack.getAllConfig();
+  const projectFile = ["yaml", "yml"].map((ext) => path.join(stack.workspace.workDir, `Pulumi.${ext}`)).find((f) => fs.existsSync(f));
+  const project = projectFile && /^name:\s*["']?([^"'\s#]+)/m.exec(fs.readFileSync(projectFile, "utf8"))?.[1];
+  const unknown = unknownStorageKeys(Object.keys(config), project);
+  if (unknown.length > 0) throw configErrors.unknownKeys(unknown);
   const file = ["yaml", "yml"].map((ext) => path.join(stack.workspace.workDir, `Pulumi.${stack.name.split("/").pop()}.${ext}`)).find((f) => fs.existsSync(f));
   const where = file ? path.basename(file) : "the stack's config file";
   const token = config[configKeys.accessToken.key];

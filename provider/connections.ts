@@ -15,6 +15,20 @@ export const configKeys = {
 /** The stack config object of named connections: `{ <name>: { baseUrl, accessToken } }`. */
 export const connectionsKey = "storage:connections";
 
+/** Every key of the `storage` config namespace; anything else there is a typo (unknownStorageKeys). */
+export const storageKeys: readonly string[] = [configKeys.baseUrl.key, configKeys.accessToken.key, connectionsKey];
+
+/**
+ * Keys in the `storage` namespace that are none of storageKeys, e.g. `storage:accessTokn`. Such a
+ * key reaches nothing, and Pulumi writes a plain config value into the state as an input of the
+ * dynamic provider: a token set under a misspelt key, without --secret, would sit there in clear.
+ */
+export function unknownStorageKeys(keys: Iterable<string>, project: string | undefined): string[] {
+  // A project named "storage" has its own keys in that namespace: nothing to tell apart then.
+  if (project === "storage") return [];
+  return [...keys].filter((k) => k.startsWith("storage:") && !storageKeys.includes(k)).sort();
+}
+
 /**
  * Connection names: lower-case letters, digits and `_`, starting with a letter, so that each
  * maps to exactly one environment variable suffix (`eu_west` → `STORAGE_API_URL_EU_WEST`).

@@ -321,6 +321,11 @@ export const configErrors = {
       `${entry} has ${keys.map((k) => JSON.stringify(k.slice(0, 40))).join(", ")}, which is not a connection setting`,
       "a connection has only baseUrl and accessToken (mind the spelling): remove or rename it",
     ),
+  unknownKeys: (keys: string[]) =>
+    new ConfigInvalidError(
+      `${keys.map((k) => JSON.stringify(k.slice(0, 60))).join(", ")} ${keys.length === 1 ? "is" : "are"} not a setting of pulumi-storage-user, which reads only storage:baseUrl, storage:accessToken and storage:connections`,
+      `mind the spelling: remove it with \`pulumi config rm <key>\` and set the right key (a token with ${setSecretCommand("storage:accessToken", false)}); if it held a token in plain text, rotate the token, since the stack's config file and the backend's update history hold it`,
+    ),
   entryValueNotString: (key: string, secret: boolean) =>
     new ConfigInvalidError(`${key} is not a string`, secret ? `set it with ${setSecretCommand(key, true)}` : `set it with \`pulumi config set --path ${key} …\``),
   /** No base URL (`what`: "address") or no token (`what`: "access token") for a connection. */

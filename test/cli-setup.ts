@@ -1,4 +1,4 @@
-// Each test file runs the CLI of its project (vitest.config.ts, test/global-setup.ts): everything
+// Each test file runs the CLI of its project (vitest.config.mts, test/global-setup.ts): everything
 // that starts `pulumi` finds it through locateCli(), which reads this variable.
 import { inject } from "vitest";
 

@@ -34,7 +34,7 @@ const cases: Array<[string, StorageUserError, string, unknown?]> = [
   ["repeatedFailure", errors.repeatedFailure("unconfirmed-1", failure, {}), "OUTCOME_UNKNOWN"],
   ...Object.entries(refusals).map(([k, make]) => [`refusals.${k}`, (make as (...a: unknown[]) => StorageUserError)("app", [{ property: "pasword", reason: "is not a StorageUser argument" }], ["userName"]), "INVALID_INPUT"] as [string, StorageUserError, string]),
   ...Object.entries(configErrors).map(([k, make]) => {
-    const args: Record<string, unknown[]> = { missing: ["address", "eu", "storage:connections.eu.baseUrl", "STORAGE_API_URL_EU", true], unknownEntryKeys: ["storage:connections.eu", ["baseURL"]], notAbsoluteUrl: ["storage:baseUrl", "api.example.test"] };
+    const args: Record<string, unknown[]> = { missing: ["address", "eu", "storage:connections.eu.baseUrl", "STORAGE_API_URL_EU", true], unknownEntryKeys: ["storage:connections.eu", ["baseURL"]], unknownKeys: [["storage:accessTokn"]], notAbsoluteUrl: ["storage:baseUrl", "api.example.test"] };
     const err = (make as (...a: unknown[]) => StorageUserError)(...(args[k] ?? ["storage:connections.eu.accessToken", "eu", "STORAGE_ACCESS_TOKEN_EU", true]));
     return [`configErrors.${k}`, err, err instanceof errors.ConfigMissingError ? "CONFIG_MISSING" : "CONFIG_INVALID"] as [string, StorageUserError, string];
   }),

@@ -20,7 +20,7 @@ import { startApiServer } from "../server/api-server";
 import { TestStack } from "../scripts/stack";
 import { locateCli, repoRoot, userPath } from "../scripts/toolchain";
 
-// The CLI of this file's test project (vitest.config.ts runs it on the pinned and the newest).
+// The CLI of this file's test project (vitest.config.mts runs it on the pinned and the newest).
 const CLI_DIR = locateCli();
 
 const token = `force-stop-${randomBytes(8).toString("hex")}`;

@@ -1,7 +1,7 @@
 // Makes sure the tools exist before any test runs (building the CLIs and the real S3/FTP servers
 // and installing the pinned Node.js versions on a cold machine), installs the packed package for
 // the programs, and prints what the end-to-end tests run on. Vitest runs it once per test project
-// (vitest.config.ts): the first run does the work, each gives its project the CLI it tests.
+// (vitest.config.mts): the first run does the work, each gives its project the CLI it tests.
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import type { TestProject } from "vitest/node";
@@ -10,7 +10,7 @@ import { installSwift, installToolchain, locateCli, nodeBinDir, pins, realServer
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** The Pulumi CLI version a project's tests run (vitest.config.ts); the pinned one when not given. */
+    /** The Pulumi CLI version a project's tests run (vitest.config.mts); the pinned one when not given. */
     cliVersion: string;
     /** Where that CLI is laid out like an install (scripts/toolchain.ts locateCli). */
     cliDir: string;

@@ -122,6 +122,13 @@ describe("the bin, from the installed package", () => {
     expect([none.status, none.stdout]).toEqual([0, ""]);
   });
 
+  test.each([["--help"], ["pending", "--help"], ["help"]])("%s %s: what pending does and its exit statuses, exit 0", (...args) => {
+    const r = npx(args.filter(Boolean));
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^usage: pulumi stack export \| pulumi-storage-user pending/);
+    expect(r.stdout).toContain("Exit status: 1 when there are any, 0 when none, 2 when the input cannot be read.");
+  });
+
   test.each([
     ["not JSON", ["pending"], "{ not json", /^\[PENDING_INPUT_UNREADABLE\] standard input is not JSON \(10 bytes\)/],
     ["empty input", ["pending"], "", /^\[PENDING_INPUT_UNREADABLE\] standard input is not JSON \(empty\)/],

@@ -197,6 +197,35 @@ test("a token from the environment is nowhere in state, history or backups", asy
   }
 });
 
+// Found by a new-user trial: the token under a misspelt key, set without --secret, and the real
+// token in the environment. The misspelt key reaches nothing, so up used to succeed and Pulumi
+// wrote the plain value into the state as an input of the dynamic provider.
+test("a misspelt storage key (storage:accessTokn): preview and up fail naming it, and the state never holds its value", async () => {
+  const stack = await TestStack.create({
+    programDir: "test/programs/options",
+    config: { "storage:baseUrl": api.url, "storage:accessTokn": token, ...users([{ name: "typo", userName: "typo-a" }]) },
+    env: { STORAGE_ACCESS_TOKEN: token },
+  });
+  try {
+    const before = api.requests.length;
+    const pv = await stack.preview();
+    const up = await stack.up();
+    for (const r of [pv, up]) {
+      expect(r.code, r.output).not.toBe(0);
+      expect(r.output).toContain('[CONFIG_INVALID] "storage:accessTokn" is not a setting of pulumi-storage-user, which reads only storage:baseUrl, storage:accessToken and storage:connections');
+      expect(r.output).toContain("remove it with `pulumi config rm <key>`");
+      expect(r.output).not.toContain(token);
+    }
+    expect(api.requests.length - before, "nothing was sent").toBe(0);
+    // What the CLI records itself before the program runs (the update's config, in history) is
+    // what the message's "rotate the token" is for; the state has nothing.
+    expect(stack.stateFileText()).not.toContain(token);
+    expect(hitsOf(stack, token).filter((f) => !f.endsWith(".history.json") && !f.endsWith(`Pulumi.${stack.stackName}.yaml`))).toEqual([]);
+  } finally {
+    await stack.dispose();
+  }
+});
+
 describe("per-connection tokens (storage:connections.<name>.accessToken)", () => {
   const connToken = "token-safety-conn-5d8e3f1a";
   const connToken2 = "token-safety-conn2-9b2c4e7d";

@@ -3,11 +3,21 @@
 //   pulumi stack export | npx pulumi-storage-user pending      (or: ... pending <file>)
 // lists the StorageUser creates a force-stopped run left pending (provider/pending.ts), one line
 // each: user name, service, URN (tab-separated). Exit 1 when there are any (scripts stop), 0 when
-// none, 2 when the input cannot be read. Only the SDK-free provider/pending.ts is loaded.
+// none, 2 when the input cannot be read; --help prints what it does. Only the SDK-free provider/pending.ts is loaded.
 import * as fs from "node:fs";
 import { formatPendingStorageUser, PendingInputError, pendingStorageUsers } from "../pending";
 
 const USAGE = "usage: pulumi stack export | pulumi-storage-user pending [checkpoint-or-export.json]";
+const HELP = `${USAGE}
+
+pending  lists the StorageUser creates a force-stopped \`pulumi up\` left pending: users that may
+         exist on the service without being in the stack, one line each (user name, service,
+         URN, tab-separated). Reads \`pulumi stack export\` on standard input, or an exported or
+         checkpoint file (a file backend's .pulumi/stacks, history or backups).
+         Exit status: 1 when there are any, 0 when none, 2 when the input cannot be read.
+         Run it before \`pulumi cancel\` or the next \`pulumi up\` (docs/failure-modes.md).
+`;
+const isHelp = (arg: string | undefined) => arg === "--help" || arg === "-h" || arg === "help";
 
 function unreadable(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -50,5 +60,6 @@ function pending(file: string | undefined): number {
 }
 
 const [command, ...rest] = process.argv.slice(2);
-if (command === "pending" && rest.length <= 1) process.exitCode = pending(rest[0]);
+if (isHelp(command) || (command === "pending" && isHelp(rest[0]))) process.stdout.write(HELP);
+else if (command === "pending" && rest.length <= 1) process.exitCode = pending(rest[0]);
 else unreadable(`[USAGE] unknown command or arguments: ${USAGE}`);

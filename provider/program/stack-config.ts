@@ -16,13 +16,14 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { ConfigNotSecretError } from "../errors";
-import { configKeys, connectionsKey, parseConnections, settingKeys } from "../connections";
+import { configErrors, ConfigNotSecretError } from "../errors";
+import { configKeys, connectionsKey, parseConnections, settingKeys, unknownStorageKeys } from "../connections";
 import { projectRoot } from "./plugin-dir";
 import { perRun } from "./run-scope";
 
 interface RuntimeConfig {
   getConfig(key: string): string | undefined;
+  allConfig(): Record<string, string>;
   isConfigSecret?(key: string): boolean;
 }
 
@@ -89,7 +90,10 @@ function configuredTokens(config: RuntimeConfig): Array<ReturnType<typeof settin
 const passed = perRun(() => ({ value: false }));
 
 /**
- * Throws `[CONFIG_NOT_SECRET]` naming the first token found in plain stack config. Checked once
+ * Throws `[CONFIG_INVALID]` naming keys of the `storage` namespace that are no setting (a typo
+ * such as `storage:accessTokn`), and `[CONFIG_NOT_SECRET]` naming the first token found in plain
+ * stack config; both before the first resource registers, so neither value reaches the state as
+ * an input of the default provider. Checked once
  * per program run (config does not change while it runs), and in every run: under the
  * Automation API each stack's run has its own config, so a process that ran a stack with a
  * secret token checks the next stack's token again.
@@ -98,6 +102,8 @@ export function assertTokensSecret(): void {
   const done = passed();
   if (done.value) return;
   const config = pulumi.runtime as unknown as RuntimeConfig;
+  const unknown = unknownStorageKeys(Object.keys(config.allConfig()), pulumi.getProject());
+  if (unknown.length > 0) throw configErrors.unknownKeys(unknown);
   const tokens = configuredTokens(config);
   const secret = tokens.length === 0 ? undefined : secretKeys();
   const files = tokens.length === 0 ? {} : configFiles();
