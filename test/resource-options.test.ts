@@ -157,6 +157,10 @@ describe("the options that work", () => {
     const count = (await forgotten()).length;
     const sent = posts();
     await setUsers(specs.map((s) => (s.name === "mv" ? { ...s, name: "moved", aliases: [{ name: "mv" }] } : s)));
+    // An update (the URN the user records is rewritten, no API call), not a replace (docs/lifecycle.md).
+    const pv = await stack.preview();
+    expect(pv.output).toMatch(/~ 1 to update/);
+    expect(pv.output).not.toMatch(/to replace|to create/);
     let r = await stack.up();
     expect(r.code, r.output).toBe(0);
     expect((await ids()).moved).toBe(before.mv);

@@ -103,3 +103,22 @@ test("an existing user whose program drops userName keeps it (no replace); an ex
   expect(api.createAttempts).toBe(attempts + 1);
   expect(await userRow("named")).toEqual(before);
 });
+
+// docs/lifecycle.md: the engine compares replacementTrigger only with an earlier value.
+test("a replacementTrigger added to a user created without one is no change; the next change of it rotates", async () => {
+  await setUsers([{ name: "late" }]);
+  expect((await stack.up()).code).toBe(0);
+  const created = api.createAttempts;
+  const v1 = await userRow("late");
+  await setUsers([{ name: "late", replacementTrigger: "1" }]);
+  const added = await stack.up();
+  expect(added.code, added.output).toBe(0);
+  expect(added.output).not.toMatch(/replaced/);
+  expect(api.createAttempts).toBe(created);
+  expect((await userRow("late")).id).toBe(v1.id);
+  await setUsers([{ name: "late", replacementTrigger: "2" }]);
+  const changed = await stack.up();
+  expect(changed.code, changed.output).toBe(0);
+  expect(api.createAttempts).toBe(created + 1);
+  expect((await userRow("late")).id).not.toBe(v1.id);
+});

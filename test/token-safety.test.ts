@@ -79,6 +79,12 @@ describe("storage:accessToken", () => {
         expect.stringMatching(/\.history\.json$/),
       ].sort());
       expect(stack.stateFileText()).not.toContain(token);
+      // And the CLI prints the stack's config, plain values as they are, in `preview --json`
+      // before the program refuses it (docs/configuration.md: a CI job saving it keeps the token).
+      const json = await stack.preview(["--json"]);
+      expect(json.code).not.toBe(0);
+      expect(json.stdout).toContain(token);
+      expect(json.stdout).toContain("[CONFIG_NOT_SECRET]");
     } finally {
       await stack.dispose();
     }
