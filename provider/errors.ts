@@ -241,7 +241,7 @@ export function outcomeUnknown(userName: string, service: string, why: { problem
   return {
     code: "OUTCOME_UNKNOWN",
     what: `${what}: a storage user '${userName}' may have been created on ${service}; the stack records it as unconfirmed so the next up does not create a second one`,
-    todo: `check on ${service} whether user '${userName}' exists and delete it or note its credentials, then ${replaceHint(urn)}`,
+    todo: `check on ${service} whether user '${userName}' exists and, if it does, delete it there (this API cannot hand its credentials over again), then ${replaceHint(urn)}`,
   };
 }
 
