@@ -159,7 +159,7 @@ describe("the options that work", () => {
     await setUsers(specs.map((s) => (s.name === "mv" ? { ...s, name: "moved", aliases: [{ name: "mv" }] } : s)));
     // An update (the URN the user records is rewritten, no API call), not a replace (docs/lifecycle.md).
     const pv = await stack.preview();
-    expect(pv.output).toMatch(/~ 1 to update/);
+    expect(pv.output).toMatch(/~ +pulumi-nodejs:dynamic\/storage:StorageUser moved update/);
     expect(pv.output).not.toMatch(/to replace|to create/);
     let r = await stack.up();
     expect(r.code, r.output).toBe(0);
