@@ -1,4 +1,5 @@
-// The review step of examples/ci-preview: its workflow's own `run:` lines, executed as written
+// The review step of examples/ci-preview (`pulumi-storage-user review`, the package's bin, as the
+// job's npm ci installs it): its workflow's own `run:` lines, executed as written
 // (bash, in the example's directory, with the env a GitHub Actions job gives them and no storage
 // token), against a stack deployed from the example. A removal and a replacement are annotated
 // with the user's resource, id, userName and service and fail the job unless the pull request has
@@ -12,22 +13,28 @@ import { ApiServer, startApiServer } from "../server/api-server";
 import { repoRoot, TestStack } from "../scripts/stack";
 
 const token = "ci-review-token-93d1";
-const example = path.join(repoRoot, "examples", "ci-preview");
-const workflow = fs.readFileSync(path.join(example, ".github", "workflows", "preview.yml"), "utf8");
+const examples = path.join(repoRoot, "examples");
+const workflow = fs.readFileSync(path.join(examples, "ci-preview", ".github", "workflows", "preview.yml"), "utf8");
 /** The review: the workflow's `run:` lines from the JSON preview on, and the label it names. */
 const reviewLines = workflow
   .split("\n")
   .filter((l) => !l.trim().startsWith("#"))
   .map((l) => /^\s+- run: (.*)$/.exec(l)?.[1])
-  .filter((l): l is string => l !== undefined && /--json|review-storage-users/.test(l));
+  .filter((l): l is string => l !== undefined && /--json|pulumi-storage-user review/.test(l));
 const label = /ALLOW_LABEL: (\S+)/.exec(workflow)![1];
 
 let api: ApiServer;
 let stack: TestStack;
 let tmp: string;
+/** The example's directory, copied: the job writes preview.json there, and each test project runs this file at once. */
+let example: string;
 beforeAll(async () => {
   api = await startApiServer({ token });
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "psu-ci-review-"));
+  // ci-preview runs ../from-config/index.ts; both beside the package as examples/ has it installed.
+  for (const dir of ["ci-preview", "from-config"]) fs.cpSync(path.join(examples, dir), path.join(tmp, "examples", dir), { recursive: true, filter: (f) => !/Pulumi\.[^/]+\.yaml$/.test(f) || f.endsWith(".example.yaml") });
+  fs.symlinkSync(fs.readlinkSync(path.join(examples, "node_modules")), path.join(tmp, "examples", "node_modules"));
+  example = path.join(tmp, "examples", "ci-preview");
   stack = await TestStack.create({
     programDir: example,
     config: { "storage:baseUrl": api.url },
@@ -74,9 +81,9 @@ const users = async () => {
 };
 
 test("the workflow has the review steps, after the preview, with the label documented", () => {
-  expect(reviewLines).toEqual(['pulumi preview --stack "$PULUMI_STACK" --non-interactive --json > preview.json', "node .github/review-storage-users.mjs preview.json"]);
+  expect(reviewLines).toEqual(['pulumi preview --stack "$PULUMI_STACK" --non-interactive --json > preview.json', "npx --no-install pulumi-storage-user review preview.json"]);
   expect(label).toBe("allow-storage-user-removal");
-  expect(fs.readFileSync(path.join(example, "README.md"), "utf8")).toContain(label);
+  expect(fs.readFileSync(path.join(examples, "ci-preview", "README.md"), "utf8")).toContain(label);
 });
 
 test("a change that deletes nothing passes", async () => {
@@ -117,4 +124,10 @@ test("pulumi destroy --preview-only --json through the same step flags every use
   expect(r.code, r.output).toBe(1);
   for (const [name, u] of Object.entries(before)) expect(r.output).toContain(`StorageUser '${name}' (id ${u.id}, userName '${u.userName}'`);
   expect((await users()).app.id).toBe(before.app.id); // a preview: nothing went
+});
+
+test("a file that is no preview stops the job with exit 2, saying what to pass", () => {
+  const r = job(["echo '{\"stack\":\"dev\"}' > preview.json", reviewLines[1]], []);
+  expect(r.code, r.output).toBe(2);
+  expect(r.output).toContain("::error title=StorageUser review::cannot read the preview preview.json (no steps list: is this the output of pulumi preview --json?)");
 });

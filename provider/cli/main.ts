@@ -1,13 +1,17 @@
 #!/usr/bin/env node
-// `pulumi-storage-user`, the package's bin. One command so far:
+// `pulumi-storage-user`, the package's bin. Two commands:
 //   pulumi stack export | npx pulumi-storage-user pending      (or: ... pending <file>)
 // lists the StorageUser creates a force-stopped run left pending (provider/pending.ts), one line
 // each: user name, service, URN (tab-separated). Exit 1 when there are any (scripts stop), 0 when
-// none, 2 when the input cannot be read; --help prints what it does. Only the SDK-free provider/pending.ts is loaded.
+// none, 2 when the input cannot be read.
+//   npx pulumi-storage-user review preview.json
+// the CI review of `pulumi preview --json` (cli/review.ts). --help prints what both do. Nothing
+// here loads the Pulumi SDK.
 import * as fs from "node:fs";
 import { formatPendingStorageUser, PendingInputError, pendingStorageUsers } from "../pending";
+import { review } from "./review";
 
-const USAGE = "usage: pulumi stack export | pulumi-storage-user pending [checkpoint-or-export.json]";
+const USAGE = "usage: pulumi stack export | pulumi-storage-user pending [checkpoint-or-export.json]\n       pulumi-storage-user review [preview.json]";
 const HELP = `${USAGE}
 
 pending  lists the StorageUser creates a force-stopped \`pulumi up\` left pending: users that may
@@ -16,6 +20,14 @@ pending  lists the StorageUser creates a force-stopped \`pulumi up\` left pendin
          checkpoint file (a file backend's .pulumi/stacks, history or backups).
          Exit status: 1 when there are any, 0 when none, 2 when the input cannot be read.
          Run it before \`pulumi cancel\` or the next \`pulumi up\` (docs/failure-modes.md).
+
+review   the CI review of \`pulumi preview --json\` (or \`pulumi destroy --preview-only --json\`)
+         output, on standard input or as a file: every StorageUser the change removes or
+         replaces stays on the service with working credentials; each becomes a GitHub Actions
+         annotation (resource, id, userName, service), and the job fails unless the pull
+         request has the label in ALLOW_LABEL (default allow-storage-user-removal).
+         Exit status: 1 when one is removed or replaced without the label, 0 otherwise, 2 when
+         the preview cannot be read (docs/ci.md).
 `;
 const isHelp = (arg: string | undefined) => arg === "--help" || arg === "-h" || arg === "help";
 
@@ -60,6 +72,7 @@ function pending(file: string | undefined): number {
 }
 
 const [command, ...rest] = process.argv.slice(2);
-if (isHelp(command) || (command === "pending" && isHelp(rest[0]))) process.stdout.write(HELP);
+if (isHelp(command) || ((command === "pending" || command === "review") && isHelp(rest[0]))) process.stdout.write(HELP);
 else if (command === "pending" && rest.length <= 1) process.exitCode = pending(rest[0]);
+else if (command === "review" && rest.length <= 1) process.exitCode = review(rest[0] === "-" ? undefined : rest[0]);
 else unreadable(`[USAGE] unknown command or arguments: ${USAGE}`);
