@@ -63,9 +63,9 @@ export class TestStack {
     private readonly env: Record<string, string | undefined>,
     readonly passphrase: string,
     private readonly ownsWorkDir: boolean,
-    private readonly nodeVersion?: string,
+    private readonly nodeVersion: string | undefined,
     /** The Pulumi install this stack's commands run (scripts/toolchain.ts locateCli). */
-    readonly cliDir: string = locateCli(),
+    readonly cliDir: string,
   ) {}
 
   static async create(opts: StackOptions): Promise<TestStack> {
