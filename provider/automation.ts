@@ -10,8 +10,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { configKeys, connectionsKey, parseConnections, settingKeys, unknownStorageKeys } from "./connections";
-import { configErrors, ConfigNotSecretError, errorCodes, StorageUserErrorCode } from "./errors";
+import { assertStorageConfig, configKeys, connectionsKey, parseConnections, settingKeys } from "./connections";
+import { ConfigNotSecretError, errorCodes, StorageUserErrorCode } from "./errors";
 import { StorageUserWarningCode, warningCodes } from "./warnings";
 
 /** One failure or warning of a StorageUser (or its ledger, or the run's configuration). */
@@ -179,23 +179,87 @@ export interface StackLike {
   };
 }
 
+/** Config values as the Automation API takes and gives them (`ConfigMap`). */
+export type ConfigMapLike = Record<
+  string,
+  {
+    /** The value; an object set without `path` is its JSON text. */
+    value: string;
+    /** Whether it is to be (or is) stored encrypted. */
+    secret?: boolean;
+  }
+>;
+
+const plainToken = (connection?: string) => {
+  const k = settingKeys("accessToken", connection);
+  return new ConfigNotSecretError(k.key, "the config about to be set", k.path, k.env, false, true);
+};
+
+/** Sets `value` at the dot-separated `segments` of `tree` (the part of Pulumi's path syntax config keys here use). */
+function setPath(tree: Record<string, unknown>, segments: string[], value: string): void {
+  const [head, ...rest] = segments;
+  if (rest.length === 0) tree[head] = value;
+  else {
+    const next = typeof tree[head] === "object" && tree[head] !== null ? (tree[head] as Record<string, unknown>) : {};
+    tree[head] = next;
+    setPath(next, rest, value);
+  }
+}
+
 /**
- * Refuses, before any Pulumi operation runs, a stack whose config holds a storage API token in
- * plain text: throws `[CONFIG_NOT_SECRET]` naming the key, never the value; and one with a key in
- * the `storage` namespace that is no setting (`[CONFIG_INVALID]`, a typo such as
- * `storage:accessTokn`, whose value would otherwise be stored in state unencrypted). The program refuses
- * such a stack too, but only once `up` has started, and the CLI records every update's config in
- * the backend's history, plain values in plain text, before the program runs; checked here, the
- * token never reaches the backend. The same two sources as the program's check
- * (program/stack-config.ts): the secret flag of each top-level key, and, for the tokens inside
- * `storage:connections`, the stack's settings file, where a secret value is stored encrypted.
+ * Refuses config **before** it is written anywhere: call it on the ConfigMap a service is about
+ * to give `stack.setAllConfig(config, path)`, so a plain token never reaches the workspace's
+ * `Pulumi.<stack>.yaml` or the backend. Throws `[CONFIG_NOT_SECRET]` for a token without
+ * `secret: true`, and `[CONFIG_INVALID]` for any key under `storage:` that is no setting (a typo
+ * such as `storage:accessTokn` or `storage:connections.eu.accesToken`), naming the key, never
+ * the value. `path`: the keys use Pulumi's path syntax, as `setAllConfig(config, true)` reads them.
+ */
+export function checkStorageConfig(config: ConfigMapLike, options: { path?: boolean } = {}): void {
+  const values: Record<string, string> = {};
+  const trees: Record<string, Record<string, unknown>> = {};
+  for (const [key, { value }] of Object.entries(config)) {
+    const dot = options.path ? key.indexOf(".") : -1;
+    if (dot < 0) values[key] = value;
+    else setPath((trees[key.slice(0, dot)] ??= {}), key.slice(dot + 1).split("."), value);
+  }
+  for (const [top, tree] of Object.entries(trees)) values[top] = JSON.stringify(tree);
+  assertStorageConfig(values, undefined);
+  const token = config[configKeys.accessToken.key];
+  if (token?.value && !token.secret) throw plainToken();
+  for (const [name, entry] of Object.entries(parseConnections(values[connectionsKey]) ?? {})) {
+    if (!entry.accessToken) continue;
+    const secret = options.path ? config[settingKeys("accessToken", name).key]?.secret : config[connectionsKey]?.secret;
+    if (!secret) throw plainToken(name);
+  }
+}
+
+/** The parts of an Automation API `Stack` read by checkStackConfig. */
+export interface StackLike {
+  /** The stack's name, which names its settings file `Pulumi.<name>.yaml`. */
+  name: string;
+  /** The stack's config: each key's value and whether it is secret. */
+  getAllConfig(): Promise<ConfigMapLike>;
+  /** The workspace, whose `workDir` holds the stack's settings file. */
+  workspace: {
+    /** The directory of `Pulumi.yaml` and the stack settings files. */
+    workDir: string;
+  };
+}
+
+/**
+ * Refuses a stack whose existing config (set earlier, by hand or by another service) holds a
+ * storage API token in plain text (`[CONFIG_NOT_SECRET]`) or a key under `storage:` that is no
+ * setting (`[CONFIG_INVALID]`), before any Pulumi operation records that config in the backend's
+ * history. Config a service sets itself goes through {@link checkStorageConfig} first, before it
+ * is written. The same two sources as the program's check (program/stack-config.ts): the secret
+ * flag of each top-level key, and, for the tokens inside `storage:connections`, the stack's
+ * settings file, where a secret value is stored encrypted.
  */
 export async function checkStackConfig(stack: StackLike): Promise<void> {
   const config = await stack.getAllConfig();
   const projectFile = ["yaml", "yml"].map((ext) => path.join(stack.workspace.workDir, `Pulumi.${ext}`)).find((f) => fs.existsSync(f));
   const project = projectFile && /^name:\s*["']?([^"'\s#]+)/m.exec(fs.readFileSync(projectFile, "utf8"))?.[1];
-  const unknown = unknownStorageKeys(Object.keys(config), project);
-  if (unknown.length > 0) throw configErrors.unknownKeys(unknown);
+  assertStorageConfig(Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v.value])), project);
   const file = ["yaml", "yml"].map((ext) => path.join(stack.workspace.workDir, `Pulumi.${stack.name.split("/").pop()}.${ext}`)).find((f) => fs.existsSync(f));
   const where = file ? path.basename(file) : "the stack's config file";
   const token = config[configKeys.accessToken.key];
@@ -204,14 +268,8 @@ export async function checkStackConfig(stack: StackLike): Promise<void> {
     throw new ConfigNotSecretError(k.key, where, k.path, k.env, false, true);
   }
   const entry = config[connectionsKey];
-  let connections: ReturnType<typeof parseConnections>;
-  try {
-    connections = parseConnections(entry?.value);
-  } catch {
-    return; // malformed: the provider's check reports it, naming the entry
-  }
   const text = file ? fs.readFileSync(file, "utf8") : "";
-  for (const [name, c] of Object.entries(connections ?? {})) {
+  for (const [name, c] of Object.entries(parseConnections(entry?.value) ?? {})) {
     // Short values could appear in the file by coincidence; real tokens are longer.
     if (c.accessToken && (!entry.secret || (c.accessToken.length >= 8 && text.includes(c.accessToken)))) {
       const k = settingKeys("accessToken", name);

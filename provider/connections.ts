@@ -74,6 +74,34 @@ export function parseConnections(raw: string | undefined): Record<string, Entry>
   return out;
 }
 
+/**
+ * Refuses, naming the key and never its value, every key under `storage:` that is not a setting:
+ * a misspelt top-level key, a setting given as an object (`--path storage:baseUrl.x`), and any
+ * malformed or misspelt entry of `storage:connections`, whether or not a resource uses it.
+ * Pulumi writes plain config into the state as an input of the dynamic provider, so a token
+ * under a misspelt key would sit there in clear; refused before anything registers, it never
+ * does. `values`: the config by full key, as text (objects as JSON).
+ */
+export function assertStorageConfig(values: Record<string, string | undefined>, project: string | undefined): void {
+  const unknown = unknownStorageKeys(Object.keys(values), project);
+  if (unknown.length > 0) throw configErrors.unknownKeys(unknown);
+  for (const { key } of Object.values(configKeys)) {
+    if (isStructured(values[key])) throw configErrors.settingNotString(key, key === configKeys.accessToken.key);
+  }
+  parseConnections(values[connectionsKey]);
+}
+
+/** A value Pulumi handed over as a JSON object or list: set with `--path key.sub` or as YAML structure. */
+function isStructured(value: string | undefined): boolean {
+  if (value === undefined || !/^\s*[[{]/.test(value)) return false;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return typeof parsed === "object" && parsed !== null;
+  } catch {
+    return false;
+  }
+}
+
 /** A connection name given as the `connection` argument, or a reason it is not one. */
 export function checkConnectionName(value: unknown): string | undefined {
   if (typeof value !== "string") return reasons.connectionNotString(connectionsKey, value);

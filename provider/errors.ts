@@ -112,11 +112,17 @@ export class NameTakenError extends StorageUserError {
     super(
       "NAME_TAKEN",
       `the storage API already has a user named '${userName}'${detail ? ` (${redact(detail)})` : ""}`,
-      // Never "delete it first": on a replace the named user is the live one whose credentials
-      // applications still use.
-      "nothing was created now. Give this StorageUser another userName, or leave userName out so a unique one is generated " +
-        "(resource name plus a random suffix, new on every replace: the way to rotate credentials with replacementTrigger or pulumi up --replace). " +
-        "If an earlier pulumi up was force-stopped (second Ctrl-C, kill) while creating this user, that run may have made it: it is in no stack, so check it on the service",
+      // Causes in the order they happen: this stack's own destroy, removal or replace is the
+      // usual one. Never "delete it" unconditionally: on a replace that keeps the userName, the
+      // named user is the live one whose credentials applications still use.
+      "nothing was created now. Likely causes, most common first: " +
+        "(1) this stack let that user go earlier (pulumi destroy, the StorageUser removed from the program, or replaced) and it stays on the service: " +
+        "that run's USER_LEFT_STACK or REPLACE_LEAVES_USER warning and a StorageUserLedger's forgotten list name it; " +
+        "(2) another stack or person created it; " +
+        "(3) a force-stopped pulumi up (second Ctrl-C, kill) created it and no stack records it (`pulumi stack export | npx pulumi-storage-user pending` lists such users). " +
+        "Give this StorageUser another userName, or leave userName out so a unique one is generated " +
+        "(resource name plus a random suffix, new on every replace: the way to rotate credentials with replacementTrigger or pulumi up --replace); " +
+        "a user this stack let go can be deleted on the service once nothing uses it, but if this up replaces a StorageUser of that userName, the existing user is the live one: keep it",
     );
   }
 }
@@ -305,6 +311,8 @@ function setSecretCommand(key: string, path: boolean): string {
   return `\`pulumi config set${path ? " --path" : ""} --secret ${key}\` and enter the token at its prompt (or pipe it in)`;
 }
 
+const ROTATE_IF_PLAIN = "if it held a token in plain text, rotate the token, since the stack's config file and the backend's update history hold it";
+
 const SET_CONNECTIONS = `set entries with \`pulumi config set --path storage:connections.<name>.baseUrl https://…\` and ${setSecretCommand("storage:connections.<name>.accessToken", true)}`;
 
 /** Configuration that is absent or unusable; `key`/`source` name where it was read, never its secret value. */
@@ -319,12 +327,17 @@ export const configErrors = {
   unknownEntryKeys: (entry: string, keys: string[]) =>
     new ConfigInvalidError(
       `${entry} has ${keys.map((k) => JSON.stringify(k.slice(0, 40))).join(", ")}, which is not a connection setting`,
-      "a connection has only baseUrl and accessToken (mind the spelling): remove or rename it",
+      `a connection has only baseUrl and accessToken (mind the spelling): remove it with \`pulumi config rm --path ${entry}.${keys[0].slice(0, 40)}\` and set the right key; ${ROTATE_IF_PLAIN}`,
+    ),
+  settingNotString: (key: string, secret: boolean) =>
+    new ConfigInvalidError(
+      `${key} is an object, not a string (set with --path ${key}.<something>?)`,
+      `remove it with \`pulumi config rm ${key}\` and set it again as one value${secret ? ` with ${setSecretCommand(key, false)}` : ""}; ${ROTATE_IF_PLAIN}`,
     ),
   unknownKeys: (keys: string[]) =>
     new ConfigInvalidError(
       `${keys.map((k) => JSON.stringify(k.slice(0, 60))).join(", ")} ${keys.length === 1 ? "is" : "are"} not a setting of pulumi-storage-user, which reads only storage:baseUrl, storage:accessToken and storage:connections`,
-      `mind the spelling: remove it with \`pulumi config rm <key>\` and set the right key (a token with ${setSecretCommand("storage:accessToken", false)}); if it held a token in plain text, rotate the token, since the stack's config file and the backend's update history hold it`,
+      `mind the spelling: remove it with \`pulumi config rm <key>\` and set the right key (a token with ${setSecretCommand("storage:accessToken", false)}); ${ROTATE_IF_PLAIN}`,
     ),
   entryValueNotString: (key: string, secret: boolean) =>
     new ConfigInvalidError(`${key} is not a string`, secret ? `set it with ${setSecretCommand(key, true)}` : `set it with \`pulumi config set --path ${key} …\``),

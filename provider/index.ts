@@ -16,8 +16,8 @@ export type { StorageUserErrorCode } from "./errors";
 export { warningCodes } from "./warnings";
 export type { StorageUserWarningCode } from "./warnings";
 /** For services that drive Pulumi through the Automation API: see docs/automation-api.md. */
-export { checkStackConfig, storageUserDiagnostics, storageUserFailures } from "./automation";
-export type { EngineEventLike, StackLike, StorageUserDiagnostic, StorageUserFailure, StorageUserWarning } from "./automation";
+export { checkStackConfig, checkStorageConfig, storageUserDiagnostics, storageUserFailures } from "./automation";
+export type { ConfigMapLike, EngineEventLike, StackLike, StorageUserDiagnostic, StorageUserFailure, StorageUserWarning } from "./automation";
 /** For programs that read StorageUser outputs through a StackReference without a StorageUser: see docs/failure-modes.md "Debug output". */
 export { redactResponseDumps } from "./program/debug-redaction";
 /** After a force-stopped `up`: the StorageUser creates left pending, users that may exist unrecorded (docs/failure-modes.md); also the bin `pulumi-storage-user pending`. */

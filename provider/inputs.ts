@@ -7,10 +7,16 @@ import { reasons } from "./errors";
 /** The value the engine sends for inputs that are not known yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
+/** The input the program adds during a preview to a user whose name is generated (userNameOf). */
+export const PREVIEW_MARK = "__nameAtUp";
+
 /** Input names a StorageUser accepts; anything else is a typo worth failing on. */
 export const argNames = ["userName", "persistPassword", "connection"] as const;
-/** `__urn`: the resource's own URN, so the plugin can show warnings under it (engine-log.ts). */
-const internalNames = new Set(["__provider", "__createTimeoutMs", "__urn"]);
+/**
+ * `__urn`: the resource's own URN, so the plugin can show warnings under it (engine-log.ts).
+ * `__nameAtUp`: sent by the program during a preview when it leaves userName out (see userNameOf).
+ */
+const internalNames = new Set(["__provider", "__createTimeoutMs", "__urn", PREVIEW_MARK]);
 
 export interface Failure {
   property: string;
@@ -55,10 +61,16 @@ export function autoUserName(urn: string): string {
  * so leaving userName out never renames, i.e. replaces, an existing user); else a new one. The
  * engine calls check without the old inputs when it replaces (--replace, replacementTrigger,
  * a replacing change), so a replacement gets a name of its own.
+ *
+ * A new name is random, and a preview's check and the up's are separate calls that share
+ * nothing (a dynamic provider gets no seed from the engine), so a name made at preview would
+ * not be the one up creates. The program marks its preview runs (`__nameAtUp`), and a new
+ * name is then unknown: reviewers see `[unknown]`, never a name that up will not create.
  */
 export function userNameOf(olds: Record<string, unknown>, news: Record<string, unknown>): unknown {
   if (news.userName !== undefined) return news.userName;
   if (typeof olds.userName === "string") return olds.userName;
+  if (news[PREVIEW_MARK] === true) return UNKNOWN;
   return typeof news.__urn === "string" && news.__urn !== UNKNOWN ? autoUserName(news.__urn) : UNKNOWN;
 }
 

@@ -22,7 +22,17 @@ export interface PendingStorageUser {
   urn: string;
   /** The engine's operation kind; always "creating": updates and deletes of a StorageUser call no API. */
   operation: "creating";
+  /**
+   * `unaccounted`: the user may exist on the service and no stack records it: deal with it.
+   * `in stack`: the newest deployment read holds a StorageUser of that userName and connection
+   * (a later `up` created it; nothing to do). `dealt with`: named in the operator's list
+   * (`dealtWith`), typically the list an earlier run printed and the operator has worked through.
+   */
+  status: PendingStatus;
 }
+
+/** See {@link PendingStorageUser.status}. */
+export type PendingStatus = "unaccounted" | "in stack" | "dealt with";
 
 /** A pending operation as the engine writes it (apitype.OperationV2), only what is read here. */
 interface OperationLike {
@@ -84,24 +94,13 @@ function deploymentOf(input: unknown): Record<string, unknown> {
   throw new PendingInputError("the input has neither `deployment`, `checkpoint` nor `resources`/`pending_operations`");
 }
 
-/**
- * The StorageUser creates a deployment holds as pending operations: each may have created a user
- * on the service that the stack does not record (a force-stopped `pulumi up`: SIGKILL, a cancelled
- * CI job, a second Ctrl-C). Run it on `pulumi stack export` **before** `pulumi cancel`/`pulumi up`:
- * the next `up` drops pending operations, and with them the only record of generated names.
- *
- * Accepts the object `pulumi stack export` prints, `await stack.exportStack()` of the Automation
- * API or its `.deployment`, or a file backend's checkpoint file. Secret values are never read:
- * a userName or connection kept as a secret comes back as undefined. Pending `updating` and
- * `deleting` operations are not listed: a StorageUser's update and delete make no API call.
- *
- * @throws PendingInputError (`[PENDING_INPUT_UNREADABLE]`) when the input is no deployment.
- */
-export function pendingStorageUsers(deployment: DeploymentLike | unknown): PendingStorageUser[] {
-  const d = deploymentOf(deployment);
+type Found = Omit<PendingStorageUser, "status">;
+
+/** The pending StorageUser creates of one deployment. */
+function pendingIn(d: Record<string, unknown>): Found[] {
   const ops = d.pending_operations ?? [];
   if (!Array.isArray(ops)) throw new PendingInputError("`pending_operations` is not a list");
-  const out: PendingStorageUser[] = [];
+  const out: Found[] = [];
   for (const op of ops as OperationLike[]) {
     if (!isObject(op) || op.type !== "creating" || !isObject(op.resource)) continue;
     const r = op.resource;
@@ -114,7 +113,58 @@ export function pendingStorageUsers(deployment: DeploymentLike | unknown): Pendi
   return out;
 }
 
-/** One line per user: `<userName>\t<service>\t<urn>`, as the bin prints it. Never a secret value. */
+/** `userName` + connection of every StorageUser a deployment records. */
+function recordedUsers(d: Record<string, unknown>): Set<string> {
+  const keys = new Set<string>();
+  for (const r of Array.isArray(d.resources) ? d.resources : []) {
+    if (!isObject(r) || r.type !== STORAGE_USER_TYPE) continue;
+    const props = { ...(isObject(r.inputs) ? r.inputs : {}), ...(isObject(r.outputs) ? r.outputs : {}) };
+    if (typeof props.userName === "string") keys.add(keyOf(props.userName, typeof props.connection === "string" ? props.connection : undefined));
+  }
+  return keys;
+}
+
+const keyOf = (userName: string, connection: string | undefined) => `${userName}\n${connection ?? ""}`;
+const timeOf = (d: Record<string, unknown>) => (isObject(d.manifest) && typeof d.manifest.time === "string" ? Date.parse(d.manifest.time) || 0 : 0);
+
+/**
+ * The StorageUser creates that deployments hold as pending operations: each may have created a
+ * user on the service that the stack does not record (a force-stopped `pulumi up`: SIGKILL, a
+ * cancelled CI job, a second Ctrl-C). Run it on `pulumi stack export` **before** `pulumi
+ * cancel`/`pulumi up`: the next `up` drops pending operations, and with them the only record of
+ * generated names.
+ *
+ * Accepts the object `pulumi stack export` prints, `await stack.exportStack()` of the Automation
+ * API or its `.deployment`, or a file backend's checkpoint file; or a list of them (the stack's
+ * export and its history checkpoints): each user is listed once, and its status is read against
+ * the newest deployment given (by its manifest's time; the last one given when times tie).
+ * `dealtWith`: user names the operator has dealt with (lines of an earlier run's output are
+ * accepted as they are). Secret values are never read: a userName or connection kept as a secret
+ * comes back as undefined. Pending `updating` and `deleting` operations are not listed: a
+ * StorageUser's update and delete make no API call.
+ *
+ * @throws PendingInputError (`[PENDING_INPUT_UNREADABLE]`) when an input is no deployment.
+ */
+export function pendingStorageUsers(deployments: DeploymentLike | unknown, options: { dealtWith?: Iterable<string> } = {}): PendingStorageUser[] {
+  const all = (Array.isArray(deployments) ? deployments : [deployments]).map(deploymentOf);
+  if (all.length === 0) throw new PendingInputError("no deployment was given");
+  const newest = all.reduce((a, b) => (timeOf(b) >= timeOf(a) ? b : a));
+  const recorded = recordedUsers(newest);
+  const dealtWith = new Set([...(options.dealtWith ?? [])].map((line) => line.split("\t")[0].trim()).filter((n) => n !== ""));
+  const seen = new Set<string>();
+  const out: PendingStorageUser[] = [];
+  for (const p of all.flatMap(pendingIn)) {
+    const id = `${p.urn}\n${p.userName ?? ""}\n${p.connection ?? ""}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const status: PendingStatus =
+      p.userName !== undefined && recorded.has(keyOf(p.userName, p.connection)) ? "in stack" : p.userName !== undefined && dealtWith.has(p.userName) ? "dealt with" : "unaccounted";
+    out.push({ ...p, status });
+  }
+  return out;
+}
+
+/** One line per user: `<userName>\t<service>\t<urn>\t<status>`, as the bin prints it. Never a secret value. */
 export function formatPendingStorageUser(p: PendingStorageUser): string {
   const name = p.userName ?? "(secret userName: run `pulumi stack export --show-secrets` to see it)";
   const service = p.connection
@@ -122,5 +172,5 @@ export function formatPendingStorageUser(p: PendingStorageUser): string {
     : p.connectionIsSecret
       ? "a connection whose name is secret"
       : "default connection (storage:baseUrl)";
-  return `${name}\t${service}\t${p.urn}`;
+  return `${name}\t${service}\t${p.urn}\t${p.status}`;
 }

@@ -8,6 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
 import { defaults } from "./defaults";
+import { PREVIEW_MARK } from "./inputs";
 import { parseCreatedUser, toOutputs, UserInputs } from "./wire";
 
 /** The type token a StorageUser registers under (a dynamic resource of module `storage`). */
@@ -65,8 +66,9 @@ export function storageUserMocks(userMocks?: pulumi.runtime.Mocks, options: Stor
       const userName = typeof args.inputs.userName === "string" ? args.inputs.userName : `${args.name}-${createHash("sha256").update(args.name).digest("hex").slice(0, 7)}`;
       const parsed = parseCreatedUser(mockApiUser(args.name, userName));
       if (!parsed.ok) throw new Error(`mockApiUser does not match the wire mapping: ${parsed.problems.join("; ")}`);
-      const inputs: UserInputs = { ...args.inputs, userName, persistPassword: args.inputs.persistPassword ?? defaults.persistPassword };
-      return { id: String(parsed.user.userId), state: { ...args.inputs, ...toOutputs(inputs, parsed.user, baseUrl) } };
+      const { [PREVIEW_MARK]: _mark, ...given } = args.inputs;
+      const inputs: UserInputs = { ...given, userName, persistPassword: given.persistPassword ?? defaults.persistPassword };
+      return { id: String(parsed.user.userId), state: { ...given, ...toOutputs(inputs, parsed.user, baseUrl) } };
     },
     call(args: pulumi.runtime.MockCallArgs) {
       return userMocks ? userMocks.call(args) : args.inputs;

@@ -102,7 +102,7 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   console.log(`killed with ${api.createsInFlight} creates held; service: ${onService.join(" ")}; stack: ${inStack.join(" ") || "-"}; outside the killed group ${tree[0]}: ${lingering.map(([p, ps]) => `${p} ${ps}`).join(" | ") || "nothing"}\npending:\n${bin.stdout}${bin.stderr}`);
   expect(bin.status, bin.stderr).toBe(1);
   expect(printed).toEqual(pendingStorageUsers(exported).map(formatPendingStorageUser));
-  for (const l of printed) expect(l).toMatch(/^auto-\d-[0-9a-f]+\tdefault connection \(storage:baseUrl\)\turn:pulumi:.*::auto-users::pulumi-nodejs:dynamic\/storage:StorageUser::auto-\d$/);
+  for (const l of printed) expect(l).toMatch(/^auto-\d-[0-9a-f]+\tdefault connection \(storage:baseUrl\)\turn:pulumi:.*::auto-users::pulumi-nodejs:dynamic\/storage:StorageUser::auto-\d\tunaccounted$/);
   // The precise claim: pending == service − stack, as sets. Every user the service holds that the
   // stack does not must be named (⊇: the completeness the issue is about). And nothing else is
   // (⊆): a pending create is one the engine began and did not finish; at the kill all PARALLEL
@@ -176,4 +176,27 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   const holds = (files: typeof backups) => files.some((b) => b.status === 1 && [...b.names].sort().join() === [...pendingNames].sort().join());
   expect(holds(backups), "a backup holds the killed run's pending creates").toBe(true);
   expect(holds(history), "a history checkpoint holds the killed run's pending creates").toBe(true);
+
+  // --- the docs' command over the stack and all of its history: each user once, however many
+  // checkpoints hold it; with the list kept at step 1 (dealt with on the service), none is
+  // unaccounted and the exit status is 0.
+  const historyFiles = backendFiles(stack, "history").filter((f) => f.endsWith(".checkpoint.json"));
+  const current = await stack.exportState();
+  const kept = path.join(stack.workDir, "pending-kept.txt");
+  fs.writeFileSync(kept, bin.stdout);
+  const sweep = (extra: string[]) =>
+    spawnSync("npx", ["--no-install", "pulumi-storage-user", "pending", ...extra, "-", ...historyFiles], {
+      cwd: path.join(repoRoot, "test/programs/auto-users"),
+      input: JSON.stringify(current),
+      encoding: "utf8",
+      env: { ...process.env, PATH: userPath(), npm_config_loglevel: "error", npm_config_update_notifier: "false" },
+    });
+  const open = sweep([]);
+  const openRows = open.stdout.trim().split("\n").map((l) => l.split("\t"));
+  expect(open.status, open.stderr).toBe(1);
+  expect(openRows.map((r) => r[0]).sort()).toEqual([...pendingNames].sort());
+  expect(new Set(openRows.map((r) => r[3]))).toEqual(new Set(["unaccounted"]));
+  const done = sweep(["--dealt-with", kept]);
+  expect(done.status, done.stderr).toBe(0);
+  expect(done.stdout.trim().split("\n").map((l) => l.split("\t")[3])).toEqual(pendingNames.map(() => "dealt with"));
 });

@@ -43,12 +43,25 @@ const exported = {
   },
 };
 
+/** The same stack later: a recovery `up` created `alice` under her given name; the pending operations outlive it. */
+const later = {
+  version: 3,
+  deployment: {
+    ...exported.deployment,
+    manifest: { ...exported.deployment.manifest, time: "2026-11-25T01:00:00Z" },
+    resources: [
+      ...exported.deployment.resources,
+      { urn: urn("named"), custom: true, id: "1002", type: TYPE, inputs: { userName: "alice", connection: "eu" }, outputs: { userName: "alice", connection: "eu" } },
+    ],
+  },
+};
+
 describe("pendingStorageUsers", () => {
   test("lists exactly the pending StorageUser creates, from an export, its .deployment and a file backend checkpoint", () => {
     const expected = [
-      { userName: "su-7k2m9x", connection: undefined, connectionIsSecret: false, urn: urn("auto-0"), operation: "creating" },
-      { userName: "alice", connection: "eu", connectionIsSecret: false, urn: urn("named"), operation: "creating" },
-      { userName: undefined, connection: undefined, connectionIsSecret: true, urn: urn("hidden"), operation: "creating" },
+      { userName: "su-7k2m9x", connection: undefined, connectionIsSecret: false, urn: urn("auto-0"), operation: "creating", status: "unaccounted" },
+      { userName: "alice", connection: "eu", connectionIsSecret: false, urn: urn("named"), operation: "creating", status: "unaccounted" },
+      { userName: undefined, connection: undefined, connectionIsSecret: true, urn: urn("hidden"), operation: "creating", status: "unaccounted" },
     ];
     expect(pendingStorageUsers(exported)).toEqual(expected);
     expect(pendingStorageUsers(exported.deployment)).toEqual(expected);
@@ -63,11 +76,34 @@ describe("pendingStorageUsers", () => {
 
   test("lines name user, service and URN, and never a secret value", () => {
     const lines = pendingStorageUsers(exported).map(formatPendingStorageUser);
-    expect(lines[0]).toBe(`su-7k2m9x\tdefault connection (storage:baseUrl)\t${urn("auto-0")}`);
-    expect(lines[1]).toBe(`alice\tconnection eu\t${urn("named")}`);
+    expect(lines[0]).toBe(`su-7k2m9x\tdefault connection (storage:baseUrl)\t${urn("auto-0")}\tunaccounted`);
+    expect(lines[1]).toBe(`alice\tconnection eu\t${urn("named")}\tunaccounted`);
     expect(lines[2]).toMatch(/^\(secret userName: .*\)\ta connection whose name is secret\t/);
     expect(lines.join("\n")).not.toContain(SECRET_NAME);
     expect(lines.join("\n")).not.toContain(SECRET_CONN);
+  });
+
+  test("several deployments (an export and history checkpoints): each user once, its status read against the newest", () => {
+    const checkpoint = { version: 3, checkpoint: { stack: "dev", latest: exported.deployment } };
+    // Given in any order: the newest by manifest time is the reference.
+    for (const inputs of [[checkpoint, later, checkpoint], [later, checkpoint]]) {
+      const found = pendingStorageUsers(inputs);
+      expect(found.map((p) => [p.userName, p.status])).toEqual([
+        ["su-7k2m9x", "unaccounted"],
+        ["alice", "in stack"],
+        [undefined, "unaccounted"],
+      ]);
+    }
+    // The same user name on another connection is another user: not in the stack.
+    const elsewhere = structuredClone(later);
+    elsewhere.deployment.resources[1].inputs.connection = elsewhere.deployment.resources[1].outputs.connection = "us";
+    expect(pendingStorageUsers([checkpoint, elsewhere]).find((p) => p.userName === "alice")?.status).toBe("unaccounted");
+  });
+
+  test("dealtWith: names, or lines an earlier run printed, mark those users dealt with", () => {
+    const earlier = pendingStorageUsers(exported).map(formatPendingStorageUser);
+    expect(pendingStorageUsers(exported, { dealtWith: [earlier[0]] }).map((p) => p.status)).toEqual(["dealt with", "unaccounted", "unaccounted"]);
+    expect(pendingStorageUsers(exported, { dealtWith: ["alice", "", "  "] }).map((p) => p.status)).toEqual(["unaccounted", "dealt with", "unaccounted"]);
   });
 
   test.each([
@@ -122,11 +158,48 @@ describe("the bin, from the installed package", () => {
     expect([none.status, none.stdout]).toEqual([0, ""]);
   });
 
+  test("several files and standard input: each user once with its status; --dealt-with takes an earlier run's output; exit 0 once none is unaccounted", () => {
+    const first = path.join(work, "checkpoint-1.json");
+    const second = path.join(work, "checkpoint-2.json");
+    fs.writeFileSync(first, JSON.stringify({ version: 3, checkpoint: { stack: "dev", latest: exported.deployment } }));
+    fs.writeFileSync(second, JSON.stringify({ version: 3, checkpoint: { stack: "dev", latest: later.deployment } }));
+    const r = npx(["pending", "-", first, second], JSON.stringify(exported));
+    expect(r.status).toBe(1);
+    const lines = r.stdout.trim().split("\n");
+    expect(lines.map((l) => l.split("\t")[3])).toEqual(["unaccounted", "in stack", "unaccounted"]);
+    expect(r.stderr).toContain("3 StorageUser create(s) were in flight when a run stopped; 2 unaccounted");
+    // The operator works through the list and keeps it; the next run names nothing new.
+    const kept = path.join(work, "dealt-with.txt");
+    fs.writeFileSync(kept, lines.join("\n"));
+    const again = npx(["pending", "--dealt-with", kept, first, second]);
+    expect(again.stdout.trim().split("\n").map((l) => l.split("\t")[3])).toEqual(["dealt with", "in stack", "unaccounted"]);
+    // The secret-named user cannot be matched by name: it stays unaccounted until the operator sees it with --show-secrets.
+    expect(again.status).toBe(1);
+    const withoutSecret = structuredClone(later);
+    withoutSecret.deployment.pending_operations = withoutSecret.deployment.pending_operations.filter((o) => o.resource.urn !== urn("hidden"));
+    fs.writeFileSync(second, JSON.stringify({ version: 3, deployment: withoutSecret.deployment }));
+    const done = npx(["pending", "--dealt-with", kept, second]);
+    expect([done.status, done.stdout.trim().split("\n").map((l) => l.split("\t")[3])]).toEqual([0, ["dealt with", "in stack"]]);
+    expect(done.stderr).toContain("0 unaccounted");
+  });
+
+  test("no input on a terminal: the usage, exit 2, instead of waiting", () => {
+    // `script` gives the bin a terminal as its standard input, as an operator's shell does.
+    const r = spawnSync("script", ["-qec", "npx --no-install pulumi-storage-user pending", "/dev/null"], {
+      cwd: consumer,
+      encoding: "utf8",
+      timeout: 60_000,
+      env: { ...process.env, PATH: userPath(), npm_config_loglevel: "error", npm_config_update_notifier: "false" },
+    });
+    expect(r.status).toBe(2);
+    expect(r.stdout).toMatch(/\[USAGE\] nothing piped in: usage: pulumi stack export \| pulumi-storage-user pending/);
+  });
+
   test.each([["--help"], ["pending", "--help"], ["help"]])("%s %s: what pending does and its exit statuses, exit 0", (...args) => {
     const r = npx(args.filter(Boolean));
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^usage: pulumi stack export \| pulumi-storage-user pending/);
-    expect(r.stdout).toContain("Exit status: 1 when there are any, 0 when none, 2 when the input cannot be read.");
+    expect(r.stdout).toContain("Exit status: 1 when any is unaccounted, 0 when none, 2 when an input cannot be read.");
   });
 
   test.each([
@@ -135,6 +208,7 @@ describe("the bin, from the installed package", () => {
     ["no deployment", ["pending"], '{"stack":"dev"}', /^\[PENDING_INPUT_UNREADABLE\] the input has neither/],
     ["missing file", ["pending", "/nonexistent/export.json"], undefined, /^\[PENDING_INPUT_UNREADABLE\] cannot read \/nonexistent\/export.json \(ENOENT\)/],
     ["unknown command", ["frobnicate"], undefined, /^\[USAGE\] unknown command/],
+    ["--dealt-with without its file", ["pending", "--dealt-with"], "{}", /^\[USAGE\] --dealt-with needs a file/],
   ])("%s: exit 2 with a coded message", (_what, args, input, message) => {
     const r = npx(args, input);
     expect(r.status).toBe(2);

@@ -33,8 +33,15 @@ async function s3SecretOf(name: string): Promise<string> {
   return JSON.parse(JSON.parse(r.outputs.secrets.plaintext)).s3.secretKey;
 }
 
+/** Every generated name of resource `name` that a command printed. */
+const namesIn = (output: string, name: string) => [...new Set(output.match(new RegExp(`\\b${name}-[0-9a-f]{7}\\b`, "g")) ?? [])];
+
 test("auto-named: stable across updates, new on replacementTrigger and --replace; each replace creates one user with new credentials", async () => {
   await setUsers([{ name: "rot", replacementTrigger: "1" }]);
+  // A generated name is made at up: preview shows none, rather than one up would not create.
+  const created = await stack.preview(["--diff"]);
+  expect(created.code, created.output).toBe(0);
+  expect(namesIn(created.output, "rot")).toEqual([]);
   const first = await stack.up();
   expect(first.code, first.output).toBe(0);
   const v1 = await userRow("rot");
@@ -51,9 +58,11 @@ test("auto-named: stable across updates, new on replacementTrigger and --replace
 
   // Rotation: the preview says which user stays behind, the up creates exactly one new user.
   await setUsers([{ name: "rot", replacementTrigger: "2" }]);
-  const pv = await stack.preview();
+  const pv = await stack.preview(["--diff"]);
   expect(pv.code, pv.output).toBe(0);
   expect(pv.output).toMatch(/1 to replace/);
+  // Only the name of the user that stays behind: the replacement's is made at up.
+  expect(namesIn(pv.output, "rot")).toEqual([v1.userName]);
   expect(api.createAttempts).toBe(1);
   const rotated = await stack.up();
   expect(rotated.code, rotated.output).toBe(0);

@@ -232,6 +232,48 @@ test("a misspelt storage key (storage:accessTokn): preview and up fail naming it
   }
 });
 
+// Found by a new-user trial: a plain value under a misspelt key of a connection no resource
+// uses went into the state as an input of the dynamic provider, and up said `unchanged`. Every
+// shape of a key under `storage:` that is no setting is refused before anything registers, on an
+// existing stack as on a new one (test/storage-config.test.ts has the messages of each shape).
+test("keys under storage: that are no setting, used or not: preview and up refuse each, naming it; its value reaches no state, checkpoint or backup", async () => {
+  const value = "misspelt-plain-value-4c0e9d71";
+  const stack = await TestStack.create({
+    programDir: "test/programs/options",
+    config: { "storage:baseUrl": api.url, ...users([{ name: "keys", userName: "keys-a" }]) },
+    env: { STORAGE_ACCESS_TOKEN: token },
+  });
+  const shapes: Array<[string[], string]> = [
+    [["storage:connections.eu.baseUrl", "storage:connections.eu.accesToken"], 'storage:connections.eu has "accesToken", which is not a connection setting'],
+    [["storage:connections.eu"], "storage:connections.eu is not an object with baseUrl and accessToken"],
+    [["storage:connections.EU.accessToken"], 'storage:connections has an entry named "EU"'],
+    [["storage:connections.eu.baseUrl.x"], "storage:connections.eu.baseUrl is not a string"],
+    [["storage:connections"], "storage:connections is not an object of named connections"],
+  ];
+  try {
+    expect((await stack.up()).code).toBe(0);
+    const before = api.requests.length;
+    for (const [keys, message] of shapes) {
+      for (const key of keys) await stack.must(["config", "set", "--path", key], { input: key.endsWith("baseUrl") ? api.url : value });
+      for (const r of [await stack.preview(), await stack.up()]) {
+        expect(r.code, r.output).not.toBe(0);
+        expect(r.output).toContain(`[CONFIG_INVALID] ${message}`);
+        expect(r.output).not.toContain(value);
+      }
+      await stack.must(["config", "rm", keys[0].startsWith("storage:connections.") ? "storage:connections" : keys[0]]);
+    }
+    expect(api.requests.length - before, "nothing was sent").toBe(0);
+    expectHistoryAndBackups(stack);
+    // The CLI's own record of each update's config (.history.json) and the stack's config file
+    // hold what the user typed; no checkpoint (state, history, backups) does.
+    expect(hitsOf(stack, value).filter((f) => !f.endsWith(".history.json") && !f.endsWith(`Pulumi.${stack.stackName}.yaml`))).toEqual([]);
+    const fixed = await stack.up();
+    expect(fixed.code, fixed.output).toBe(0);
+  } finally {
+    await stack.dispose();
+  }
+});
+
 describe("per-connection tokens (storage:connections.<name>.accessToken)", () => {
   const connToken = "token-safety-conn-5d8e3f1a";
   const connToken2 = "token-safety-conn2-9b2c4e7d";

@@ -10,9 +10,10 @@
  * API's address and token come from STORAGE_API_URL and STORAGE_ACCESS_TOKEN; the Pulumi
  * backend and passphrase from the usual PULUMI_BACKEND_URL and PULUMI_CONFIG_PASSPHRASE.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
-import { EngineEvent, LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
-import { checkStackConfig, StorageUser, storageUserDiagnostics, StorageUserFailure, storageUserFailures, StorageUserWarning } from "pulumi-storage-user";
+import { ConfigMap, EngineEvent, LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { checkStorageConfig, StorageUser, storageUserDiagnostics, StorageUserFailure, storageUserFailures, StorageUserWarning } from "pulumi-storage-user";
 
 const projectName = "tenants";
 
@@ -47,33 +48,45 @@ function program(tenant: string) {
   };
 }
 
-async function tenantStack(tenant: string): Promise<Stack> {
-  return LocalWorkspace.createOrSelectStack(
+/**
+ * Runs `work` on the tenant's stack in a workspace of its own, then removes that workspace: an
+ * inline program's LocalWorkspace lives in a new temp directory, and its `Pulumi.<stack>.yaml`
+ * holds the stack's config. The stack itself (state, history) is in the backend; the config is
+ * set again on every `up` from the service's own settings.
+ */
+async function withTenantStack<T>(tenant: string, work: (stack: Stack) => Promise<T>): Promise<T> {
+  const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: tenant, projectName, program: program(tenant) },
     { projectSettings: { name: projectName, runtime: "nodejs", main: appDir } },
   );
+  try {
+    return await work(stack);
+  } finally {
+    fs.rmSync(stack.workspace.workDir, { recursive: true, force: true });
+  }
 }
 
 /** Creates or updates the tenant's stack: its storage user exists once this resolves. */
 export async function provisionTenant(tenant: string, service: StorageService): Promise<{ userId: number; warnings: StorageUserWarning[] }> {
-  const stack = await tenantStack(tenant);
-  await stack.setConfig("storage:baseUrl", { value: service.baseUrl });
-  await stack.setConfig("storage:accessToken", { value: service.accessToken, secret: true });
-  // Refuses a token set in plain text (by hand, or an older version of this service) before
-  // the CLI records the stack's config in the backend's update history.
-  await checkStackConfig(stack);
-  const events: EngineEvent[] = [];
-  try {
-    const result = await stack.up({ onEvent: (e) => events.push(e) });
-    return { userId: result.outputs.userId.value, warnings: storageUserDiagnostics(events).warnings };
-  } catch (err) {
-    throw new TenantError(tenant, storageUserFailures(events), err);
-  }
+  const config: ConfigMap = { "storage:baseUrl": { value: service.baseUrl }, "storage:accessToken": { value: service.accessToken, secret: true } };
+  // Before anything is written: a plain token or a misspelt key never reaches the workspace's
+  // files or the backend's update history.
+  checkStorageConfig(config);
+  return withTenantStack(tenant, async (stack) => {
+    await stack.setAllConfig(config);
+    const events: EngineEvent[] = [];
+    try {
+      const result = await stack.up({ onEvent: (e) => events.push(e) });
+      return { userId: result.outputs.userId.value, warnings: storageUserDiagnostics(events).warnings };
+    } catch (err) {
+      throw new TenantError(tenant, storageUserFailures(events), err);
+    }
+  });
 }
 
 /** The tenant's credentials as the stack holds them: every value secret. */
 export async function tenantCredentials(tenant: string): Promise<{ env: Record<string, string>; secret: boolean }> {
-  const outputs = await (await tenantStack(tenant)).outputs();
+  const outputs = await withTenantStack(tenant, (stack) => stack.outputs());
   return { env: outputs.env.value, secret: outputs.env.secret === true };
 }
 
@@ -82,15 +95,16 @@ export async function tenantCredentials(tenant: string): Promise<{ env: Record<s
  * stays on the service: the returned warnings (USER_LEFT_STACK) name it, with its URN.
  */
 export async function removeTenant(tenant: string): Promise<StorageUserWarning[]> {
-  const stack = await tenantStack(tenant);
-  const events: EngineEvent[] = [];
-  try {
-    await stack.destroy({ onEvent: (e) => events.push(e) });
-  } catch (err) {
-    throw new TenantError(tenant, storageUserFailures(events), err);
-  }
-  await stack.workspace.removeStack(tenant);
-  return storageUserDiagnostics(events).warnings;
+  return withTenantStack(tenant, async (stack) => {
+    const events: EngineEvent[] = [];
+    try {
+      await stack.destroy({ onEvent: (e) => events.push(e) });
+    } catch (err) {
+      throw new TenantError(tenant, storageUserFailures(events), err);
+    }
+    await stack.workspace.removeStack(tenant);
+    return storageUserDiagnostics(events).warnings;
+  });
 }
 
 async function main(): Promise<void> {

@@ -6,7 +6,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { defaults } from "../defaults";
 import { FailureRecord, outcomeUnknown, RecordedFailureError, repeatedFailure, responseUnusable } from "../errors";
 import { connectionChangedWarning, connectionLabel, leftStackWarning, replaceWarning, serviceMovedWarning, serviceReaddressedWarning, serviceRecordedWarning, upgradeWarning } from "../warnings";
-import { UNKNOWN, userNameOf, validateInputs } from "../inputs";
+import { PREVIEW_MARK, UNKNOWN, userNameOf, validateInputs } from "../inputs";
 import { Account, needsUpgrade, stored, toOutputs, upgradeOutputs, UserInputs, withDefaults } from "../wire";
 import { warnAbout } from "./engine-log";
 import { createUser } from "./http/create-user";
@@ -18,8 +18,10 @@ export function configure(req: dynamic.ConfigureRequest): void {
   configureSettings(req.config);
 }
 
-export async function check(olds: Props, given: Props): Promise<dynamic.CheckResult> {
-  const userName = userNameOf(olds, given);
+export async function check(olds: Props, raw: Props): Promise<dynamic.CheckResult> {
+  const userName = userNameOf(olds, raw);
+  // The preview mark has done its work: it never reaches diff, create or state.
+  const { [PREVIEW_MARK]: _mark, ...given } = raw;
   const news = userName === undefined ? given : { ...given, userName };
   const failures = validateInputs(news);
   const connection = news.connection;

@@ -16,8 +16,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { configErrors, ConfigNotSecretError } from "../errors";
-import { configKeys, connectionsKey, parseConnections, settingKeys, unknownStorageKeys } from "../connections";
+import { ConfigNotSecretError } from "../errors";
+import { assertStorageConfig, configKeys, connectionsKey, parseConnections, settingKeys } from "../connections";
 import { projectRoot } from "./plugin-dir";
 import { perRun } from "./run-scope";
 
@@ -72,13 +72,8 @@ function configuredTokens(config: RuntimeConfig): Array<ReturnType<typeof settin
   const tokens: Array<ReturnType<typeof settingKeys> & { topLevel: string; value: string }> = [];
   const plain = config.getConfig(configKeys.accessToken.key);
   if (plain) tokens.push({ ...settingKeys("accessToken"), topLevel: configKeys.accessToken.key, value: plain });
-  let connections: ReturnType<typeof parseConnections>;
-  try {
-    connections = parseConnections(config.getConfig(connectionsKey));
-  } catch {
-    return tokens; // malformed: the provider's check reports it, naming the entry
-  }
-  for (const [name, entry] of Object.entries(connections ?? {})) {
+  // Well-formed here: assertStorageConfig ran first.
+  for (const [name, entry] of Object.entries(parseConnections(config.getConfig(connectionsKey)) ?? {})) {
     if (entry.accessToken) {
       tokens.push({ ...settingKeys("accessToken", name), topLevel: connectionsKey, value: entry.accessToken });
     }
@@ -90,10 +85,10 @@ function configuredTokens(config: RuntimeConfig): Array<ReturnType<typeof settin
 const passed = perRun(() => ({ value: false }));
 
 /**
- * Throws `[CONFIG_INVALID]` naming keys of the `storage` namespace that are no setting (a typo
- * such as `storage:accessTokn`), and `[CONFIG_NOT_SECRET]` naming the first token found in plain
- * stack config; both before the first resource registers, so neither value reaches the state as
- * an input of the default provider. Checked once
+ * Throws `[CONFIG_INVALID]` naming a key under `storage:` that is no setting (a typo such as
+ * `storage:accessTokn` or `storage:connections.eu.accesToken`, used or not), and
+ * `[CONFIG_NOT_SECRET]` naming the first token found in plain stack config; both before the
+ * first resource registers, so neither value reaches the state as an input of the default provider. Checked once
  * per program run (config does not change while it runs), and in every run: under the
  * Automation API each stack's run has its own config, so a process that ran a stack with a
  * secret token checks the next stack's token again.
@@ -102,8 +97,7 @@ export function assertTokensSecret(): void {
   const done = passed();
   if (done.value) return;
   const config = pulumi.runtime as unknown as RuntimeConfig;
-  const unknown = unknownStorageKeys(Object.keys(config.allConfig()), pulumi.getProject());
-  if (unknown.length > 0) throw configErrors.unknownKeys(unknown);
+  assertStorageConfig(config.allConfig(), pulumi.getProject());
   const tokens = configuredTokens(config);
   const secret = tokens.length === 0 ? undefined : secretKeys();
   const files = tokens.length === 0 ? {} : configFiles();

@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { defaults } from "../defaults";
 import { ImportUnsupportedError, refusals } from "../errors";
-import { argNames, unknownArgFailures, valueFailures } from "../inputs";
+import { argNames, PREVIEW_MARK, unknownArgFailures, valueFailures } from "../inputs";
 import { Account, creationTaskIdOf, Credentials, credentialsOf, FtpConnection, S3Connection, Secrets, stored, SwiftConnection, Task } from "../wire";
 import { envOf, ftpUrlOf } from "./app-config";
 import { redactResponseDumps } from "./debug-redaction";
@@ -149,6 +149,8 @@ export class StorageUser extends pulumi.dynamic.Resource {
         ...(args.connection === undefined ? {} : { connection: args.connection }),
         // Lets the plugin attribute its preview warnings to this resource (not to the stack).
         __urn: urnOf(name, "StorageUser", opts?.parent),
+        // A generated name is made at up, not at preview: see userNameOf.
+        ...(pulumi.runtime.isDryRun() ? { [PREVIEW_MARK]: true } : {}),
         ...(createTimeoutMs === undefined ? {} : { __createTimeoutMs: createTimeoutMs }),
         account: undefined,
         secrets: undefined,
