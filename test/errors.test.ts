@@ -88,3 +88,14 @@ test("redaction: registered tokens and given secrets, before text is cut", () =>
   const straddling = `${"x".repeat(290)}${token}`;
   expect(quote(straddling, 300)).not.toContain(token.slice(0, 10));
 });
+
+test("NAME_TAKEN names the likely causes, most common first, and never says to delete the live user of a replace", () => {
+  const message = new errors.NameTakenError("app-prod", "").message;
+  const causes = ["this stack let that user go earlier (pulumi destroy, the StorageUser removed from the program, or replaced)", "another stack or person", "a force-stopped pulumi up"];
+  const at = causes.map((c) => message.indexOf(c));
+  expect(at.every((i) => i > 0), message).toBe(true);
+  expect([...at].sort((a, b) => a - b)).toEqual(at);
+  expect(message).toContain("USER_LEFT_STACK or REPLACE_LEAVES_USER warning and a StorageUserLedger's forgotten list name it");
+  expect(message).toContain("`pulumi stack export | npx pulumi-storage-user pending`");
+  expect(message).toContain("the existing user is the live one: keep it");
+});
