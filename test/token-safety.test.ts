@@ -63,17 +63,21 @@ describe("storage:accessToken", () => {
       const pv = await stack.preview();
       // Nothing was registered, so not even the default provider carried the token into state.
       expect(hitsOf(stack, token).map((f) => path.basename(f))).toEqual([`Pulumi.${stack.stackName}.yaml`]);
+      // `pulumi up --yes` as typed: it fails in its preview phase, and no update is recorded.
+      const typed = await stack.run(["up", "--yes", "--non-interactive"]);
+      expect(hitsOf(stack, token).map((f) => path.basename(f))).toEqual([`Pulumi.${stack.stackName}.yaml`]);
       const up = await stack.up();
-      for (const r of [pv, up]) {
+      for (const r of [pv, typed, up]) {
         expect(r.code, r.output).not.toBe(0);
         expect(r.output).toContain("[CONFIG_NOT_SECRET] storage:accessToken is set in plain text in the stack configuration");
         expect(r.output).toContain("run `pulumi config set --secret storage:accessToken` and enter the token at its prompt (or pipe it in)");
         expect(r.output).not.toContain(token);
       }
       expect(api.requests).toHaveLength(0);
-      // The CLI itself records each update's config in .pulumi/history, plain values in plain
-      // text, before the program runs: what the message's "rotate the token" is for
-      // (docs/configuration.md "Where the token lives").
+      // An update that starts (`up --skip-preview`, as the Automation API's up runs it) is
+      // recorded in .pulumi/history with the config, plain values in plain text, before the
+      // program runs: what the message's "rotate the token" is for (docs/configuration.md
+      // "Where the token lives").
       expect(hitsOf(stack, token).map((f) => path.basename(f)).sort()).toEqual([
         `Pulumi.${stack.stackName}.yaml`,
         expect.stringMatching(/\.history\.json$/),
