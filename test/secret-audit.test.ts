@@ -146,20 +146,26 @@ describe("one stack through preview, up, refresh and destroy", () => {
 });
 
 describe("error paths do not echo the token or the request headers", () => {
+  // One stack for the three cases, each against its own API server (so every count is the case's
+  // own): a refusal records nothing, so the cases do not interfere as long as the one recorded
+  // failure (500) comes last.
+  let errStack: TestStack;
+  beforeAll(async () => {
+    errStack = await TestStack.create({ programDir: ".", config: { "users[0].name": "err" }, secrets: { "storage:accessToken": token } });
+  });
+  afterAll(() => errStack?.dispose());
+
   // [case, arrange, userName, code, POSTs over two ups: a refusal is tried again, a recorded failure is not]
   test.each<[string, (api: ApiServer) => void, string, string, number]>([
     ["400 (a userName over the API's 128 characters)", () => {}, "x".repeat(140), "[REJECTED]", 2],
-    ["500, recorded as unconfirmed", (a) => a.inject({ kind: "status", status: 500 }), "err-500", "[OUTCOME_UNKNOWN]", 1],
     ["a wrong token (403)", () => {}, "err-403", "[UNAUTHORIZED]", 2],
+    ["500, recorded as unconfirmed", (a) => a.inject({ kind: "status", status: 500 }), "err-500", "[OUTCOME_UNKNOWN]", 1],
   ])("%s", async (label, arrange, userName, code, posts) => {
     const wrong = label.startsWith("a wrong token");
     const errApi = await startApiServer({ token: wrong ? "the-right-token-is-another" : token });
-    const errStack = await TestStack.create({
-      programDir: ".",
-      config: { "storage:baseUrl": errApi.url, "users[0].name": "err", "users[0].userName": userName },
-      secrets: { "storage:accessToken": token },
-    });
     try {
+      await errStack.must(["config", "set", "storage:baseUrl", errApi.url]);
+      await errStack.must(["config", "set", "--path", "users[0].userName"], { input: userName });
       arrange(errApi);
       const runs = [await errStack.up(["--debug"]), await errStack.up()];
       expect(errApi.requests).toHaveLength(posts);
@@ -180,7 +186,6 @@ describe("error paths do not echo the token or the request headers", () => {
         expect(text, `request header in ${where}`).not.toMatch(/"?user-agent"?\s*[:=]\s*"?pulumi-storage-user/i);
       }
     } finally {
-      await errStack.dispose();
       await errApi.close();
     }
   });
