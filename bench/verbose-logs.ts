@@ -12,13 +12,20 @@ import { cliVersion, TestStack } from "../scripts/stack";
 const token = "verbose-token-7Hq2mZ9xW4vR8kLp";
 const verbose = ["-v=9", "--logflow", "--logtostderr"];
 
+/** Each secret the API issued to `u`, under a label (test/secrets.ts searches the same ones). */
 function secretsOf(u: StoredUser): Array<[string, string]> {
+  const ftp = u.FtpConnection;
   return [
     ["Password", u.Password],
+    ["Swift TenantId", u.SwiftApiConnection.TenantId],
+    ["Swift AccessKey", u.SwiftApiConnection.AccessKey],
     ["Swift Password", u.SwiftApiConnection.Password],
     ["S3 AccessKey", u.S3Connection.AccessKey],
     ["S3 SecretKey", u.S3Connection.SecretKey],
-    ["FTP Password", u.FtpConnection.Password],
+    ["FTP Login", ftp.Login],
+    ["FTP Password", ftp.Password],
+    ["ftp URL", `ftp://${encodeURIComponent(ftp.Login)}:${encodeURIComponent(ftp.Password)}@${ftp.HostName}/`],
+    ["ftp userinfo", `${ftp.Login}:${ftp.Password}`],
   ];
 }
 
