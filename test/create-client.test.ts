@@ -249,9 +249,9 @@ describe("sent but unanswered: recorded, never retried", () => {
   });
 
   test("a response slower than the budget", async () => {
-    api.inject({ kind: "slow", ms: 1500 });
+    api.inject({ kind: "slow", ms: 3000 });
     const before = api.createAttempts;
-    const err = await failure(runtime.create(inputs({ userName: fresh(), __createTimeoutMs: 300 })));
+    const err = await failure(runtime.create(inputs({ userName: fresh(), __createTimeoutMs: 800 })));
     expect(api.createAttempts - before).toBe(1);
     expect(err.code).toBe("OUTCOME_UNKNOWN");
   });
