@@ -157,14 +157,15 @@ describe("retries only what created nothing", () => {
 
   test("429 beyond the time budget: RETRIES_EXHAUSTED, nothing created", async () => {
     const before = { attempts: api.createAttempts, users: api.users.length };
-    api.inject(...Array.from({ length: 10 }, () => ({ kind: "status" as const, status: 429, retryAfter: "1" })));
+    api.inject(...Array.from({ length: 10 }, () => ({ kind: "status" as const, status: 429, retryAfter: "10" })));
     const { clock, slept } = fakeClock();
-    const err = await failure(createOn(clock, { budgetMs: 2500 }));
+    const err = await failure(createOn(clock, { budgetMs: 29_000 }));
     expect(err.code).toBe("RETRIES_EXHAUSTED");
-    expect(err.message).toMatch(/HTTP 429 \(Retry-After: 1\)/);
+    expect(err.message).toMatch(/HTTP 429 \(Retry-After: 10\)/);
     expect(api.users.length).toBe(before.users);
-    // Attempts at 0, 1000 and 2000 ms; a wait to 3000 would overrun the budget, so none starts.
-    expect(slept).toEqual([1000, 1000]);
+    // Attempts at 0, 10 and 20 s; a wait to 30 s would overrun the budget, so none starts. (Seconds,
+    // not milliseconds: the last attempt's request still has 9 s of real time to be answered in.)
+    expect(slept).toEqual([10_000, 10_000]);
     expect(api.createAttempts - before.attempts).toBe(3);
     await drainFaults();
   });
