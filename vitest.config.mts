@@ -23,12 +23,29 @@ const onNewestCli = [
   "test/ci-review.test.ts",
 ];
 
+// The unit tier, `npm run test:unit`: files that need no Pulumi CLI, no real server (the local API
+// runs in-process) and no installed package, so it runs in seconds on a machine without any of
+// them. Its setup (test/unit-setup.ts) makes finding a CLI or installing the package throw, and
+// test/global-setup.ts is not its: nothing is built or installed before it. The two CLI projects
+// run every other file; `npm test` runs all three.
+export const unitFiles = [
+  "test/api-server.test.ts",
+  "test/api-surface.test.ts",
+  "test/app-outputs.test.ts",
+  "test/connection-settings.test.ts",
+  "test/create-client.test.ts",
+  "test/errors.test.ts",
+  "test/import-cycles.test.ts",
+  "test/ledger-logic.test.ts",
+  "test/package-contents.test.ts",
+  "test/pending.test.ts",
+  "test/retry-policy.test.ts",
+];
+
 export default defineConfig({
   test: {
     // The 500-user load run has its own command: npm run load.
     exclude: ["test/load/**", "**/node_modules/**"],
-    globalSetup: ["test/global-setup.ts"],
-    setupFiles: ["test/cli-setup.ts"],
     // End-to-end tests drive the real CLI, which spawns the language runtime and the plugin:
     // generous limits, and few files at once on a 2-core machine.
     testTimeout: 300_000,
@@ -36,8 +53,12 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: 3,
     projects: [
-      { extends: true, test: { name: `cli ${versions.cli}`, include: ["test/**/*.test.ts"], provide: { cliVersion: versions.cli } } },
-      { extends: true, test: { name: `cli ${versions.cliNewest}`, include: onNewestCli, provide: { cliVersion: versions.cliNewest } } },
+      { extends: true, test: { name: "unit", include: unitFiles, setupFiles: ["test/unit-setup.ts"] } },
+      {
+        extends: true,
+        test: { name: `cli ${versions.cli}`, include: ["test/**/*.test.ts"], exclude: [...unitFiles, "test/load/**", "**/node_modules/**"], globalSetup: ["test/global-setup.ts"], setupFiles: ["test/cli-setup.ts"], provide: { cliVersion: versions.cli } },
+      },
+      { extends: true, test: { name: `cli ${versions.cliNewest}`, include: onNewestCli, globalSetup: ["test/global-setup.ts"], setupFiles: ["test/cli-setup.ts"], provide: { cliVersion: versions.cliNewest } } },
     ],
   },
 });

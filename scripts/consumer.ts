@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { cacheDir, repoRoot } from "./toolchain";
+import { cacheDir, refuseInUnitTier, repoRoot } from "./toolchain";
 
 /** Folders whose programs import the package. */
 export const programRoots = ["test/programs", "examples", "bench/programs"];
@@ -21,6 +21,7 @@ function npm(args: string[], cwd: string): string {
 
 /** Packs dist/ (built already) and installs it; a no-op when the packed bytes did not change. */
 export function installConsumer(): string {
+  refuseInUnitTier("installing the packed package");
   const dir = path.join(cacheDir, "consumer", createHash("sha256").update(repoRoot).digest("hex").slice(0, 12));
   fs.mkdirSync(dir, { recursive: true });
   const [packed] = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", dir], repoRoot));

@@ -25,8 +25,19 @@ export const pins: { cli: string; cliNewest: string; node: string[]; mainNode: s
   fs.readFileSync(path.join(repoRoot, "tools", "toolchain", "versions.json"), "utf8"),
 );
 
+/**
+ * Throws in the unit tier (test/unit-setup.ts): its tests need no CLI, no installed package and
+ * no toolchain, and must not reach one by accident.
+ */
+export function refuseInUnitTier(what: string): void {
+  if (process.env.PULUMI_STORAGE_USER_UNIT_TIER) {
+    throw new Error(`${what}: the unit tier (npm run test:unit) runs no Pulumi CLI, real server or install; this test belongs in the full suite (vitest.config.mts)`);
+  }
+}
+
 /** Installs the pinned Node.js versions, pnpm and yarn into the cache (a no-op when warm). */
 export function installToolchain(onlyNode?: string): void {
+  refuseInUnitTier("installing the toolchain");
   execFileSync("bash", [path.join(repoRoot, "tools", "toolchain", "install.sh"), ...(onlyNode ? ["--node", onlyNode] : [])], { stdio: ["ignore", "inherit", "inherit"] });
 }
 
@@ -72,6 +83,7 @@ const cliDirs = new Map<string, string>();
  * setup for each test project), else the pinned one.
  */
 export function locateCli(version?: string): string {
+  refuseInUnitTier("locating the Pulumi CLI");
   if (!version && process.env.PULUMI_STORAGE_USER_CLI_DIR) return process.env.PULUMI_STORAGE_USER_CLI_DIR;
   const wanted = version ?? pins.cli;
   const known = cliDirs.get(wanted);

@@ -80,6 +80,8 @@ export interface ApiServerOptions {
   latencyMs?: number;
   /** Token bucket: at most `perSecond` creates a second; the rest get 429 + Retry-After. */
   rateLimit?: { perSecond: number; retryAfterSeconds?: number };
+  /** The rate limit's clock, ms (default Date.now): a test holds it still so a slow machine refills nothing. */
+  now?: () => number;
   /** Serve HTTPS with this key pair instead of HTTP. */
   tls?: { key: string | Buffer; cert: string | Buffer };
   /** Domain used in the generated endpoints. */
@@ -153,12 +155,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   let createDelay = options.createDelayMs ?? 0;
   let nextUserId = 1000 + Math.floor(Math.random() * 1000);
   let nextTaskId = 50_000;
-  const bucket = { tokens: options.rateLimit?.perSecond ?? 0, at: Date.now() };
+  const clock = options.now ?? Date.now;
+  const bucket = { tokens: options.rateLimit?.perSecond ?? 0, at: clock() };
 
   function takeRateToken(): boolean {
     const limit = options.rateLimit;
     if (!limit) return true;
-    const now = Date.now();
+    const now = clock();
     bucket.tokens = Math.min(limit.perSecond, bucket.tokens + ((now - bucket.at) / 1000) * limit.perSecond);
     bucket.at = now;
     if (bucket.tokens < 1) return false;

@@ -100,7 +100,9 @@ describe("faults", () => {
 
   test("rate limit answers 429 with Retry-After beyond the budget", async () => {
     await api.close();
-    api = await startApiServer({ token, rateLimit: { perSecond: 2, retryAfterSeconds: 1 } });
+    // The bucket's clock stands still: however slowly the four POSTs go, nothing refills.
+    const t0 = Date.now();
+    api = await startApiServer({ token, rateLimit: { perSecond: 2, retryAfterSeconds: 1 }, now: () => t0 });
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await post({ UserName: `u${i}` })).status);
     expect(statuses).toEqual([200, 200, 429, 429]);

@@ -1,12 +1,11 @@
 // Several services and accounts in one program (named connections), and where each user lives,
 // through the real CLI against two local API servers with different tokens.
 // Program: test/programs/options. docs/configuration.md "Named connections" and docs/lifecycle.md
-// "Where a user lives" describe the behaviour.
+// "Where a user lives" describe the behaviour. How the plugin reads storage:connections, without
+// the CLI, is test/connection-settings.test.ts (the unit tier).
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { TestStack } from "../scripts/stack";
-import { parseConnections, settingKeys } from "../provider/connections";
-import { configure, resolveAccessToken, resolveBaseUrl } from "../provider/plugin/settings";
 
 const tokenA = "connections-token-a-3f9c1d";
 const tokenB = "connections-token-b-8e2a7b";
@@ -39,13 +38,8 @@ describe("one program, two services: the default connection and connection 'eu'"
   });
   afterAll(() => stack.dispose());
 
-  test("preview needs no token for either connection and sends nothing", async () => {
-    const r = await stack.preview();
-    expect(r.code, r.output).toBe(0);
-    expect(r.output).toMatch(/\+\s+pulumi-nodejs:dynamic\/storage:StorageUser eu create/);
-    expect(posts()).toBe(0);
-  });
-
+  // Preview needs no token, whatever the connection: test/lifecycle.test.ts through the CLI, and the
+  // plugin's check reads no token (test/create-client.test.ts, test/connection-settings.test.ts).
   test("an unknown connection name fails preview naming the keys to set; a malformed one names the rule", async () => {
     await setUsers([home, eu, { name: "x", userName: "c-x", connection: "nope" }]);
     let r = await stack.preview();
@@ -154,37 +148,5 @@ describe("one program, two services: the default connection and connection 'eu'"
     expect(b.users.map((u) => u.Name)).toEqual(["c-eu", "c-ci"]);
     expect((await outputs()).ci).toEqual(expect.objectContaining({ baseUrl: href(b.url), connection: "ci" }));
     expect((await stack.destroy([], { env: { STORAGE_API_URL_CI: b.url } })).code).toBe(0);
-  });
-});
-
-describe("storage:connections as the plugin reads it (no CLI)", () => {
-  test("entries are checked by name and key, values never echoed", () => {
-    expect(parseConnections(undefined)).toBeUndefined();
-    expect(parseConnections(JSON.stringify({ eu: { baseUrl: "https://x", accessToken: "t" } }))).toEqual({ eu: { baseUrl: "https://x", accessToken: "t" } });
-    expect(() => parseConnections("[1]")).toThrow("[CONFIG_INVALID] storage:connections is not an object of named connections");
-    expect(() => parseConnections(JSON.stringify({ "EU-West": {} }))).toThrow('[CONFIG_INVALID] storage:connections has an entry named "EU-West"');
-    expect(() => parseConnections(JSON.stringify({ eu: { baseURL: "https://x" } }))).toThrow('storage:connections.eu has "baseURL", which is not a connection setting');
-    expect(() => parseConnections(JSON.stringify({ eu: { accessToken: 42 } }))).toThrow("storage:connections.eu.accessToken is not a string");
-    expect(() => parseConnections(JSON.stringify({ eu: "secret-value-xyz" }))).toThrow(/^(?!.*secret-value-xyz)/s);
-  });
-
-  test("each name has its own keys and environment fallbacks; stack config wins", () => {
-    expect(settingKeys("baseUrl", "eu_west")).toEqual({ key: "storage:connections.eu_west.baseUrl", env: "STORAGE_API_URL_EU_WEST", path: true });
-    expect(settingKeys("accessToken")).toEqual({ key: "storage:accessToken", env: "STORAGE_ACCESS_TOKEN", path: false });
-    const env = { STORAGE_API_URL_EU: "https://env.example.com", STORAGE_ACCESS_TOKEN_EU: "env-token" };
-    Object.assign(process.env, env);
-    try {
-      configure({ get: () => undefined });
-      expect(resolveBaseUrl("eu").href).toBe("https://env.example.com/");
-      expect(resolveAccessToken("eu")).toBe("env-token");
-      expect(() => resolveBaseUrl()).toThrow("[CONFIG_MISSING] no storage API address is configured");
-      const config: Record<string, string> = { "storage:connections": JSON.stringify({ eu: { baseUrl: "https://cfg.example.com/api" } }) };
-      configure({ get: (k) => config[k] });
-      expect(resolveBaseUrl("eu").href).toBe("https://cfg.example.com/api");
-      expect(resolveAccessToken("eu")).toBe("env-token");
-      expect(() => resolveBaseUrl("us")).toThrow("[CONFIG_MISSING] connection 'us' has no storage API address");
-    } finally {
-      for (const k of Object.keys(env)) delete process.env[k];
-    }
   });
 });

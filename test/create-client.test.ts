@@ -5,6 +5,7 @@ import { RecordedFailureError, StorageUserError } from "../provider/errors";
 import * as runtime from "../provider/runtime";
 import { creationTaskIdOf, credentialsOf } from "../provider/wire";
 import { configure } from "../provider/plugin/settings";
+import { Clock, createUser } from "../provider/plugin/http/create-user";
 import { ApiServer, startApiServer } from "../server/api-server";
 
 const token = "client-test-token-42";
@@ -91,48 +92,109 @@ describe("create on success", () => {
   });
 });
 
+/**
+ * A clock that never waits: each sleep moves its time on at once and is recorded, and the jitter
+ * source is 0, so every delay is the policy's floor and every count below is exact.
+ */
+function fakeClock() {
+  let t = Date.now();
+  const slept: number[] = [];
+  const clock: Clock = { now: () => t, sleep: async (ms) => void (slept.push(ms), (t += ms)), random: () => 0 };
+  return { clock, slept };
+}
+
+/** createUser itself, on a fake clock, against `baseUrl` (the local API unless given). */
+function createOn(clock: Clock, opts: { userName?: string; budgetMs?: number; baseUrl?: string; accessToken?: string } = {}) {
+  return createUser(
+    { baseUrl: new URL(opts.baseUrl ?? api.url), accessToken: opts.accessToken ?? token, userName: opts.userName ?? fresh(), persistPassword: false, deadline: clock.now() + (opts.budgetMs ?? 600_000) },
+    undefined,
+    clock,
+  );
+}
+
 describe("retries only what created nothing", () => {
-  test("429 with Retry-After, then success: one user, two POSTs", async () => {
+  test("429 with Retry-After, then success: one user, two POSTs, the Retry-After waited", async () => {
     const userName = fresh();
     const before = api.createAttempts;
     api.inject({ kind: "status", status: 429, retryAfter: "1" });
-    const started = Date.now();
-    await runtime.create(inputs({ userName }));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1000); // Retry-After honoured
+    const { clock, slept } = fakeClock();
+    expect((await createOn(clock, { userName })).kind).toBe("created");
+    expect(slept).toEqual([1000]); // Retry-After honoured, jitter 0
     expect(api.createAttempts - before).toBe(2);
     expect(api.users.filter((x) => x.Name === userName)).toHaveLength(1);
   });
 
-  test("503 twice, then success", async () => {
+  test("429 without Retry-After: the policy's back-off, then success", async () => {
+    const before = api.createAttempts;
+    api.inject({ kind: "status", status: 429 });
+    const { clock, slept } = fakeClock();
+    expect((await createOn(clock)).kind).toBe("created");
+    expect(slept).toEqual([250]);
+    expect(api.createAttempts - before).toBe(2);
+  });
+
+  test("503 twice, then success: the back-off doubles", async () => {
     const before = api.createAttempts;
     api.inject({ kind: "status", status: 503 }, { kind: "status", status: 503 });
-    await runtime.create(inputs({ userName: fresh() }));
+    const { clock, slept } = fakeClock();
+    expect((await createOn(clock)).kind).toBe("created");
+    expect(slept).toEqual([250, 500]);
     expect(api.createAttempts - before).toBe(3);
+  });
+
+  test("503 twenty times: exactly 20 attempts, then RETRIES_EXHAUSTED, nothing created", async () => {
+    const before = { attempts: api.createAttempts, users: api.users.length };
+    // A 21st attempt would find no fault left and create the user: the count would show it.
+    api.inject(...Array.from({ length: 20 }, () => ({ kind: "status" as const, status: 503, retryAfter: "0" })));
+    const { clock } = fakeClock();
+    const err = await failure(createOn(clock));
+    expect(err.code).toBe("RETRIES_EXHAUSTED");
+    expect(err.message).toContain("after 20 attempt(s)");
+    expect(err.message).toContain("nothing was created");
+    expect(api.createAttempts - before.attempts).toBe(20);
+    expect(api.users.length).toBe(before.users);
   });
 
   test("429 beyond the time budget: RETRIES_EXHAUSTED, nothing created", async () => {
     const before = { attempts: api.createAttempts, users: api.users.length };
-    api.inject(...Array.from({ length: 10 }, () => ({ kind: "status" as const, status: 429, retryAfter: "1" })));
-    const err = await failure(runtime.create(inputs({ userName: fresh(), __createTimeoutMs: 2500 })));
+    api.inject(...Array.from({ length: 10 }, () => ({ kind: "status" as const, status: 429, retryAfter: "10" })));
+    const { clock, slept } = fakeClock();
+    const err = await failure(createOn(clock, { budgetMs: 29_000 }));
     expect(err.code).toBe("RETRIES_EXHAUSTED");
-    expect(err.message).toMatch(/HTTP 429 \(Retry-After: 1\)/);
+    expect(err.message).toMatch(/HTTP 429 \(Retry-After: 10\)/);
     expect(api.users.length).toBe(before.users);
-    const attempts = api.createAttempts - before.attempts;
-    expect(attempts).toBeGreaterThanOrEqual(2);
-    expect(attempts).toBeLessThanOrEqual(3);
+    // Attempts at 0, 10 and 20 s; a wait to 30 s would overrun the budget, so none starts. (Seconds,
+    // not milliseconds: the last attempt's request still has 9 s of real time to be answered in.)
+    expect(slept).toEqual([10_000, 10_000]);
+    expect(api.createAttempts - before.attempts).toBe(3);
     await drainFaults();
+  });
+
+  test("same-origin 307 (absolute Location) and 308 (relative Location) are followed: one user, the token sent each time", async () => {
+    for (const [status, location] of [[307, `${api.url}/storage/users`], [308, "/storage/users"]] as const) {
+      const userName = fresh();
+      const before = { attempts: api.createAttempts, requests: api.requests.length };
+      api.inject({ kind: "redirect", status, location });
+      const { clock, slept } = fakeClock();
+      expect((await createOn(clock, { userName })).kind).toBe("created");
+      expect(slept).toEqual([]); // a hop is not a retry
+      expect(api.createAttempts - before.attempts).toBe(2);
+      expect(api.requests.slice(before.requests).every((r) => r.authorized)).toBe(true);
+      expect(api.users.filter((x) => x.Name === userName)).toHaveLength(1);
+    }
   });
 
   test("connection refused: a few quick attempts, then UNREACHABLE", async () => {
     const closed = await startApiServer({ token });
     const url = closed.url;
     await closed.close();
-    useConfig({ "storage:baseUrl": url, "storage:accessToken": token });
-    const err = await failure(runtime.create(inputs({ userName: fresh() })));
+    const { clock, slept } = fakeClock();
+    const err = await failure(createOn(clock, { baseUrl: url }));
     expect(err.code).toBe("UNREACHABLE");
     expect(err.message).toContain("ECONNREFUSED");
     expect(err.message).toContain("after 4 attempt(s)");
     expect(err.message).toContain("storage:baseUrl is right");
+    expect(slept).toEqual([250, 500, 1000]);
   });
 
   test("connection refused on a named connection: the hint names that connection's key", async () => {
@@ -140,7 +202,8 @@ describe("retries only what created nothing", () => {
     const url = closed.url;
     await closed.close();
     useConfig({ "storage:connections": JSON.stringify({ eu: { baseUrl: url, accessToken: token } }) });
-    const err = await failure(runtime.create(inputs({ userName: fresh(), connection: "eu" })));
+    // A budget shorter than the first back-off: one attempt, no wait on the real clock.
+    const err = await failure(runtime.create(inputs({ userName: fresh(), connection: "eu", __createTimeoutMs: 200 })));
     expect(err.code).toBe("UNREACHABLE");
     expect(err.message).toContain("storage:connections.eu.baseUrl is right");
     expect(err.message).not.toContain("storage:baseUrl");
@@ -167,6 +230,7 @@ describe("sent but unanswered: recorded, never retried", () => {
     ["a dropped connection before anything was stored", { kind: "drop", after: "nothing" }, 0],
     ["HTTP 500", { kind: "status", status: 500 }, 0],
     ["HTTP 502 from a gateway after the user was stored", { kind: "status", status: 502, create: true }, 1],
+    ["HTTP 504 from a gateway after the user was stored", { kind: "status", status: 504, create: true }, 1],
     ["a success body that is not JSON and names no Id", { kind: "garbled", withId: false }, 1],
   ] as const)("%s -> OUTCOME_UNKNOWN, unconfirmed record", async (_what, fault, created) => {
     const userName = fresh();
@@ -187,7 +251,9 @@ describe("sent but unanswered: recorded, never retried", () => {
 
   test("a response slower than the budget", async () => {
     api.inject({ kind: "slow", ms: 3000 });
+    const before = api.createAttempts;
     const err = await failure(runtime.create(inputs({ userName: fresh(), __createTimeoutMs: 800 })));
+    expect(api.createAttempts - before).toBe(1);
     expect(err.code).toBe("OUTCOME_UNKNOWN");
   });
 });
@@ -197,6 +263,7 @@ describe("created but unusable: recorded under the real Id", () => {
     ["a body cut mid-way", { kind: "garbled", withId: true }, "the body is not valid JSON"],
     ["a missing secret key", { kind: "incomplete", omit: ["S3Connection.SecretKey"] }, "S3Connection.SecretKey is missing"],
     ["a missing connection", { kind: "incomplete", omit: ["FtpConnection"] }, "FtpConnection is missing"],
+    ["a missing password and connection", { kind: "incomplete", omit: ["Password", "FtpConnection"] }, "Password is missing; FtpConnection is missing"],
     ["an oversized body", { kind: "oversized", bytes: 2_000_000 }, "larger than 1048576 bytes"],
   ] as const)("%s -> RESPONSE_UNUSABLE", async (_what, fault, problem) => {
     const userName = fresh();
@@ -205,6 +272,7 @@ describe("created but unusable: recorded under the real Id", () => {
     const u = api.users.find((x) => x.Name === userName)!;
     expect(err.code).toBe("RESPONSE_UNUSABLE");
     expect(err.message).toContain(problem);
+    expect(err.message).toContain(`storage user ${u.Id}`);
     expect(err.id).toBe(String(u.Id));
     expect(err.properties).toMatchObject({ userName, __provider: PROVIDER }); // the user's Id is the id
     expect(err.properties).not.toHaveProperty("userId");
@@ -240,14 +308,20 @@ describe("definite refusals name the fix", () => {
     ["400", { kind: "status", status: 400, body: '{"error":{"message":"UserName too odd"}}' }, "REJECTED", "UserName too odd"],
     ["422 as plain text", { kind: "status", status: 422, body: "nope, not like that" }, "REJECTED", "nope, not like that"],
     ["301", { kind: "redirect", status: 301, location: "/storage/users" }, "REDIRECT_REFUSED", "POST into a GET"],
+    ["302", { kind: "redirect", status: 302, location: "/storage/users" }, "REDIRECT_REFUSED", "it would turn the POST into a GET"],
+    ["303", { kind: "redirect", status: 303, location: "/storage/users" }, "REDIRECT_REFUSED", "it would turn the POST into a GET"],
+    ["401 with the API's message", { kind: "status", status: 401, body: JSON.stringify({ error: { message: "token expired" } }) }, "UNAUTHORIZED", "HTTP 401: token expired"],
+    ["405", { kind: "status", status: 405 }, "ENDPOINT_NOT_FOUND", "storage:baseUrl"],
+    ["422 with the API's message", { kind: "status", status: 422, body: JSON.stringify({ error: { code: "quota", message: "user quota of the account reached" } }) }, "REJECTED", "HTTP 422: user quota of the account reached"],
   ] as const)("%s", async (_what, fault, code, hint) => {
-    const before = api.users.length;
+    const before = { users: api.users.length, attempts: api.createAttempts };
     api.inject(fault);
     const err = await failure(runtime.create(inputs({ userName: fresh() })));
     expect(err.code).toBe(code);
     expect(err.message).toContain(hint);
     expect(err.message).toContain("nothing was created");
-    expect(api.users.length).toBe(before);
+    expect(api.users.length).toBe(before.users);
+    expect(api.createAttempts - before.attempts, "a refusal is not retried").toBe(1);
   });
 
   test("the real server's own 409 and 403", async () => {
@@ -255,9 +329,26 @@ describe("definite refusals name the fix", () => {
     await runtime.create(inputs({ userName }));
     expect((await failure(runtime.create(inputs({ userName })))).code).toBe("NAME_TAKEN");
     useConfig({ "storage:baseUrl": api.url, "storage:accessToken": "wrong-token" });
+    const requests = api.requests.length;
     const wrong = await failure(runtime.create(inputs({ userName: fresh() })));
     expect(wrong.code).toBe("UNAUTHORIZED");
+    expect(wrong.message).toContain("HTTP 403: the access token is not valid");
     expect(wrong.message).not.toContain("Bearer");
+    expect(api.requests.slice(requests).map((r) => r.authorized)).toEqual([false]);
+  });
+
+  test("the real server's own 404 (a base URL that is not the API root) and 400 (a userName over its 128 characters)", async () => {
+    const before = { users: api.users.length, requests: api.requests.length };
+    useConfig({ "storage:baseUrl": `${api.url}/v2`, "storage:accessToken": token });
+    const notRoot = await failure(runtime.create(inputs({ userName: fresh() })));
+    expect(notRoot.code).toBe("ENDPOINT_NOT_FOUND");
+    expect(notRoot.message).toContain(`POST ${api.url}/v2/storage/users answered HTTP 404`);
+    useConfig({ "storage:baseUrl": api.url, "storage:accessToken": token });
+    const long = await failure(runtime.create(inputs({ userName: "x".repeat(140) })));
+    expect(long.code).toBe("REJECTED");
+    expect(long.message).toContain("HTTP 400: UserName must be at most 128 characters without control characters");
+    expect(api.requests.length - before.requests).toBe(2);
+    expect(api.users.length).toBe(before.users);
   });
 
   test("a token pasted with its scheme (`Bearer …`): UNAUTHORIZED says to drop the prefix, and never shows the token", async () => {

@@ -191,26 +191,10 @@ describe("configuration: refused at preview, naming storage:baseUrl", () => {
   });
 });
 
-describe("the token: not needed at preview, required at create", () => {
+describe("the token: refused when it could inject a header", () => {
   const one = [{ name: "tok", args: { userName: "tok-user" }, route: "output" as Route }];
 
-  test("preview passes without a token and makes no request", async () => {
-    const r = await preview(one);
-    expect(r.code, r.output).toBe(0);
-    expect(r.output).toMatch(/\+\s+pulumi-nodejs:dynamic\/storage:StorageUser tok create/);
-    expect(api.requests).toHaveLength(0);
-  });
-
-  test("up without a token: [CONFIG_MISSING] naming storage:accessToken, no request, nothing recorded", async () => {
-    const r = await stack.up(["-c", `hostile:cases=${JSON.stringify(one)}`], { env: { STORAGE_API_URL: api.url } });
-    expect(r.code, r.output).not.toBe(0);
-    expect(r.output).toContain("[CONFIG_MISSING] no storage API access token is configured");
-    expect(r.output).toContain("storage:accessToken");
-    expect(api.requests).toHaveLength(0);
-    expect(api.users).toHaveLength(0);
-    expect(await stack.resources(TYPE)).toHaveLength(0);
-  });
-
+  // Preview without a token, and up without one ([CONFIG_MISSING]), are test/lifecycle.test.ts's.
   test("up with a token that has a line break: [CONFIG_INVALID], no request, nothing recorded", async () => {
     const r = await stack.up(["-c", `hostile:cases=${JSON.stringify(one)}`], {
       env: { STORAGE_API_URL: api.url, STORAGE_ACCESS_TOKEN: `${token}\nX-Injected: 1` },

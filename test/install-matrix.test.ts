@@ -5,7 +5,8 @@
 // product. Per cell: preview without a token sends nothing; up creates exactly one user; a second
 // up (with --debug) sends nothing; the token and every credential appear 0 times in `stack
 // export`, the raw state file and the --debug output; the `__provider` bytes are recorded.
-// The README's matrix table is written from the last run (see `matrixTable`).
+// The README's matrix table is this run's: the last test checks it, and `npm run matrix`
+// (scripts/install-matrix.ts) is what rewrites it. This file writes nothing in the repository.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -13,35 +14,13 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { repoRoot, TestStack } from "../scripts/stack";
-import { nodeBinDir, packageManagerBinDir, pins } from "../scripts/toolchain";
-
-export interface Cell {
-  name: string;
-  program: "cjs" | "ts-strict" | "esm";
-  pm: "npm" | "pnpm" | "yarn";
-  sdk: string;
-  sdkWhy: string;
-  node: string;
-  /** Pulumi CLI: tools/toolchain/versions.json `cli` (pinned) or `cliNewest`. */
-  cli: string;
-  from: "tarball" | "git";
-}
-
-const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8"));
-const peerLowest = (pkg.peerDependencies["@pulumi/pulumi"] as string).replace(/^\^/, "");
-const sdkNewest = pins.sdkNewest;
-
-export const cells: Cell[] = [
-  { name: "cjs-npm-lowest", program: "cjs", pm: "npm", sdk: peerLowest, sdkWhy: "lowest of the peer range", node: "22", cli: pins.cli, from: "tarball" },
-  { name: "ts-yarn-newest", program: "ts-strict", pm: "yarn", sdk: sdkNewest, sdkWhy: "newest for the lowest supported Node, which is also the newest on the registry", node: "22", cli: pins.cliNewest, from: "tarball" },
-  { name: "esm-pnpm-newest", program: "esm", pm: "pnpm", sdk: sdkNewest, sdkWhy: "newest on the registry", node: "26", cli: pins.cliNewest, from: "tarball" },
-  { name: "ts-npm-git", program: "ts-strict", pm: "npm", sdk: pkg.devDependencies["@pulumi/pulumi"], sdkWhy: "the version the suite pins", node: "24", cli: pins.cli, from: "git" },
-];
+import { nodeBinDir, packageManagerBinDir } from "../scripts/toolchain";
+import { Cell, CellResult, cells, matrixRows, readmeRows, resultsFileVariable } from "../scripts/install-matrix";
 
 const token = `matrix-token-${Date.now().toString(36)}`;
 let tmp: string;
 let tarball: string;
-const results = new Map<string, { providerBytes: number; nodeVersion: string; sdkInstalled: string; cliReported: string }>();
+const results = new Map<string, CellResult>();
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "psu-matrix-"));
@@ -50,7 +29,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
-  if (results.size === cells.length) writeMatrixTable();
 });
 
 /** The git URL a user would give npm, pointing at this checkout's HEAD. */
@@ -135,32 +113,10 @@ describe.concurrent("install matrix", () => {
   }
 });
 
-const BEGIN = "<!-- install-matrix: written by test/install-matrix.test.ts from its last run -->";
-const END = "<!-- /install-matrix -->";
-
-/** The README table, rewritten from this run's results. */
-function writeMatrixTable() {
-  const program = { cjs: "JavaScript (CommonJS)", "ts-strict": "TypeScript, `strict`, type-checked", esm: 'ESM (`"type": "module"`, `module: nodenext`)' };
-  const rows = cells.map((c) => {
-    const r = results.get(c.name)!;
-    const cli = `${r.cliReported} (${c.cli === pins.cli ? "pinned" : "newest on the Go module proxy"})`;
-    return `| ${program[c.program]} | ${c.pm} | ${r.sdkInstalled} (${c.sdkWhy}) | ${r.nodeVersion} | ${cli} | ${c.from === "git" ? "git URL" : "packed tarball"} | ${r.providerBytes} B | pass |`;
-  });
-  const table = [
-    BEGIN,
-    "| Program | Installed with | `@pulumi/pulumi` | Node.js | Pulumi CLI | Package from | `__provider` in state | preview / up / 2nd up / secret audit |",
-    "|---|---|---|---|---|---|---|---|",
-    ...rows,
-    END,
-  ].join("\n");
-  const readmePath = path.join(repoRoot, "README.md");
-  const readme = fs.readFileSync(readmePath, "utf8");
-  const start = readme.indexOf(BEGIN);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < 0) throw new Error("README.md has no install-matrix markers");
-  const updated = readme.slice(0, start) + table + readme.slice(end + END.length);
-  if (updated === readme) return;
-  fs.writeFileSync(readmePath, updated);
-  // The README's claim is this table: in CI a stale one fails the run (commit the rewritten one).
-  if (process.env.CI) throw new Error(`README.md's install matrix did not match this run; rewritten:\n${table}`);
-}
+test("README.md's matrix table is this run's (`npm run matrix` rewrites it)", () => {
+  expect([...results.keys()].sort(), "every row ran").toEqual(cells.map((c) => c.name).sort());
+  const file = process.env[resultsFileVariable];
+  if (file) fs.writeFileSync(file, JSON.stringify(Object.fromEntries(results)));
+  // A stale table fails even when `npm run matrix` is about to rewrite it: the run it writes is this one.
+  expect(readmeRows(), "README.md's install matrix differs from this run: run `npm run matrix` and commit README.md").toEqual(matrixRows(results));
+});

@@ -1,5 +1,6 @@
 // What preview, up, refresh, replace, destroy and import do for a create-only API, through the
-// real CLI on the root program (Pulumi.yaml at the repo root).
+// real CLI on the root program (Pulumi.yaml at the repo root). This file is where preview without
+// a token and up without one are proven through the CLI; other files rely on it (docs/testing.md).
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { TestStack } from "../scripts/stack";
@@ -31,7 +32,9 @@ describe("the life of one user", () => {
     const r = await stack.up();
     expect(r.code).not.toBe(0);
     expect(r.output).toContain("[CONFIG_MISSING] no storage API access token is configured");
+    expect(r.output).toContain("storage:accessToken");
     expect(api.requests).toHaveLength(0);
+    expect(api.users).toHaveLength(0);
     expect(await stack.resources()).toHaveLength(0);
   });
 

@@ -2,14 +2,15 @@
 // exported deployment name a user that may exist unrecorded, what is printed for each, the exit
 // statuses scripts rely on, and that no secret value is ever printed. The shapes below are the
 // engine's (apitype.DeploymentV3 / OperationV2, as `pulumi stack export` v3.250.0 prints them);
-// test/force-stop.test.ts runs the function and the bin on a real export of a killed run.
+// test/force-stop.test.ts runs the function and the bin, as `npx pulumi-storage-user` from the
+// installed package, on a real export of a killed run; here the bin is the built one (dist/), so
+// this file needs no CLI and no install (the unit tier).
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, test } from "vitest";
-import { installConsumer } from "../scripts/consumer";
-import { userPath } from "../scripts/toolchain";
+import { repoRoot } from "../scripts/toolchain";
 import { formatPendingStorageUser, PendingInputError, pendingStorageUsers } from "../provider/pending";
 
 const SIG = "4dabf18193072939515e22adb298388d";
@@ -125,17 +126,12 @@ describe("pendingStorageUsers", () => {
   });
 });
 
-describe("the bin, from the installed package", () => {
-  const consumer = installConsumer();
+describe("the bin, as built (package.json \"bin\")", () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "psu-pending-"));
-  /** `npx pulumi-storage-user ...` in the consumer project, as a user runs it. */
-  const npx = (args: string[], input?: string) =>
-    spawnSync("npx", ["--no-install", "pulumi-storage-user", ...args], {
-      cwd: consumer,
-      input,
-      encoding: "utf8",
-      env: { ...process.env, PATH: userPath(), npm_config_loglevel: "error", npm_config_update_notifier: "false" },
-    });
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8"));
+  const bin = path.join(repoRoot, pkg.bin["pulumi-storage-user"]);
+  /** `pulumi-storage-user ...` as npx starts it: the bin's file under this Node.js. */
+  const npx = (args: string[], input?: string) => spawnSync(process.execPath, [bin, ...args], { cwd: work, input, encoding: "utf8" });
 
   test("pending on standard input: one line per user, exit 1", () => {
     const r = npx(["pending"], JSON.stringify(exported));

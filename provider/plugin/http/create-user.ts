@@ -23,38 +23,55 @@ export interface CreateUserRequest {
   deadline: number;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/**
+ * The time and chance the retry loop runs on: the real ones by default; tests pass a fake clock
+ * so a Retry-After of seconds costs them no wall-clock time.
+ */
+export interface Clock {
+  /** Milliseconds since the epoch, as Date.now(). */
+  now(): number;
+  /** Resolves after `ms` milliseconds of this clock. */
+  sleep(ms: number): Promise<void>;
+  /** The jitter source, as Math.random(). */
+  random(): number;
+}
 
-async function attempt(request: Request, req: CreateUserRequest, source: string): Promise<Verdict> {
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+  random: () => Math.random(),
+};
+
+async function attempt(request: Request, req: CreateUserRequest, source: string, clock: Clock): Promise<Verdict> {
   let res: Awaited<ReturnType<typeof post>>;
   try {
-    res = await post(request, req.deadline);
+    res = await post(request, req.deadline, clock.now());
   } catch (err) {
     return judgeError(err, request.url, source);
   }
   return judgeResponse(res, request.url, req.userName, { token: request.headers.authorization, source: req.accessTokenSource });
 }
 
-export async function createUser(req: CreateUserRequest, policy: RetryPolicy = defaultRetryPolicy): Promise<CreateOutcome> {
+export async function createUser(req: CreateUserRequest, policy: RetryPolicy = defaultRetryPolicy, clock: Clock = realClock): Promise<CreateOutcome> {
   const request = createRequest(req.baseUrl, req.accessToken, req);
   const source = req.baseUrlSource ?? "storage:baseUrl";
   let redirects = 0;
   let attempts = 1;
   for (;;) {
-    const verdict = await attempt(request, req, source);
+    const verdict = await attempt(request, req, source, clock);
     if (verdict.kind === "done") return verdict.outcome;
     if (verdict.kind === "redirect") {
       request.url = redirectTarget(verdict.status, verdict.location, request.url, ++redirects); // a hop is not an attempt
       continue;
     }
-    const delay = nextDelay(attempts, verdict.outcome, verdict.retryAfter, policy);
-    if (delay === "stop" || Date.now() + delay >= req.deadline) {
+    const delay = nextDelay(attempts, verdict.outcome, verdict.retryAfter, policy, clock.now(), clock.random);
+    if (delay === "stop" || clock.now() + delay >= req.deadline) {
       if (verdict.outcome === "unsent") {
         throw new UnreachableError(shownUrl(request.url), `${verdict.last}, after ${attempts} attempt(s)`, `check that the API is up and ${source} is right`);
       }
       throw new RetriesExhaustedError(attempts, verdict.last);
     }
-    await sleep(delay);
+    await clock.sleep(delay);
     attempts++;
   }
 }

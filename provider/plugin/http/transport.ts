@@ -17,10 +17,13 @@ function sharedAgent(): Dispatcher {
 
 export type Request = ReturnType<typeof createRequest>;
 
-/** One POST; headers and body each wait at most the per-attempt timeout, and never past `deadline`. Throws what undici throws. */
-export async function post({ url, headers, body }: Request, deadline: number): Promise<Dispatcher.ResponseData> {
+/**
+ * One POST; headers and body each wait at most the per-attempt timeout, and never past `deadline`
+ * as seen at `now` (the retry loop's clock). Throws what undici throws.
+ */
+export async function post({ url, headers, body }: Request, deadline: number, now: number = Date.now()): Promise<Dispatcher.ResponseData> {
   const { request } = require("undici") as typeof import("undici");
-  const remaining = deadline - Date.now();
+  const remaining = deadline - now;
   const perAttempt = Math.max(1, Math.min(defaults.requestTimeoutMs, remaining));
   return request(url, {
     method: "POST",
