@@ -13,7 +13,10 @@ import { locateCli, nodeBinDir, pins, repoRoot } from "../scripts/toolchain";
 import { filesUnder, hits, secretsOf, withEncodings } from "./secrets";
 
 const token = "go-token-" + Math.random().toString(36).slice(2, 12);
+const euToken = "go-eu-token-" + Math.random().toString(36).slice(2, 12);
 let api: ApiServer;
+/** A second storage service, for explicit providers. */
+let eu: ApiServer;
 let work: string;
 let service: string;
 let pluginDir: string;
@@ -25,7 +28,8 @@ type Request = {
   op: "preview" | "up" | "destroy";
   config?: Record<string, { value: string; secret: boolean }>;
   removeConfig?: string[];
-  users?: Array<{ name: string; userName?: string; trigger?: string }>;
+  users?: Array<{ name: string; userName?: string; trigger?: string; provider?: string }>;
+  providers?: Array<{ name: string; baseUrl: string; token: string }>;
   replace?: string[];
 };
 
@@ -52,6 +56,7 @@ const baseUrl = () => ({ "storage-user:baseUrl": { value: api.url, secret: false
 
 beforeAll(async () => {
   api = await startApiServer({ token });
+  eu = await startApiServer({ token: euToken });
   work = fs.mkdtempSync(path.join(os.tmpdir(), "go-automation-"));
   for (const d of ["state", "home", "tmp", "project"]) fs.mkdirSync(path.join(work, d));
   // The package as users install it: its executable plugin, with the run bit npm gives bin entries.
@@ -73,6 +78,7 @@ beforeAll(async () => {
 }, 900_000);
 afterAll(async () => {
   await api?.close();
+  await eu?.close();
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
@@ -144,10 +150,30 @@ describe("StorageUser from a Go Automation API service (CLI v3.274.1, stack conf
     expect(api.requests.length).toBe(before);
   });
 
-  test("destroy names the user left on the service", async () => {
+  test("several services: an explicit provider per service, its token secret, users created on their own service", async () => {
+    const before = api.requests.length;
+    const providers = [{ name: "eu", baseUrl: eu.url, token: euToken }];
+    const users = [{ name: "app", trigger: "v2" }, { name: "eu", provider: "eu" }];
+    const r = await call({ op: "up", users, providers });
+    expect(r.ok, r.error ?? r.log).toBe(true);
+    expect(api.requests.length).toBe(before);
+    expect(eu.users).toHaveLength(1);
+    expect(eu.requests.every((q) => q.authorized)).toBe(true);
+    expect(r.outputs!["eu.userId"]).toEqual({ value: eu.users[0].Id, secret: false });
+    expect(r.outputs!["eu.s3"].secret).toBe(true);
+    const needles = withEncodings([["the eu token", euToken], ...secretsOf(eu.users[0])]);
+    expect(hits([...filesUnder(path.join(work, "state")), ...filesUnder(path.join(work, "project")), ["up log", r.log]], needles)).toEqual([]);
+    // A second up: nothing changes on either service.
+    const again = await call({ op: "up", users, providers });
+    expect(again.ok, again.error).toBe(true);
+    expect([api.requests.length, eu.requests.length]).toEqual([before, 1]);
+  });
+
+  test("destroy names every user left on its service", async () => {
     const r = await call({ op: "destroy", users: [] });
     expect(r.ok, r.error).toBe(true);
     const current = api.users[1];
     expect(r.log).toContain(`[USER_LEFT_STACK] StorageUser '${current.Name}' (id ${current.Id}, on ${new URL(api.url).href})`);
+    expect(r.log).toContain(`[USER_LEFT_STACK] StorageUser '${eu.users[0].Name}' (id ${eu.users[0].Id}, on ${new URL(eu.url).href})`);
   });
 });

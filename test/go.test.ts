@@ -76,17 +76,20 @@ describe("examples/go: a Go service onboarding tenants (Automation API, CLI v3.2
     expect(api.requests.map((q) => q.method)).toEqual(["POST", "POST", "POST"]);
     const [acme, globex, acmeRotated] = api.users;
     expect([acme.Name, globex.Name, acmeRotated.Name]).toEqual(["acme-storage", "globex-storage", "acme-storage-r1"]);
-    // What the caller was handed: each tenant's env, from the first onboard.
+    // What the caller was handed: each tenant's env, on every onboard and after the rotation.
     const handed = fs.readFileSync(path.join(exampleDir, "handed-over.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
-    expect(handed.map((h) => [h.tenant, h.userId])).toEqual([["acme", acme.Id], ["globex", globex.Id]]);
+    expect(handed.map((h) => [h.tenant, h.userId])).toEqual([["acme", acme.Id], ["globex", globex.Id], ["acme", acme.Id], ["acme", acmeRotated.Id]]);
     expect(handed[0].env.AWS_SECRET_ACCESS_KEY).toBe(acme.S3Connection.SecretKey);
     expect(handed[1].env.AWS_ACCESS_KEY_ID).toBe(globex.S3Connection.AccessKey);
+    expect(handed[2].env).toEqual(handed[0].env);
+    expect(handed[3].env.AWS_SECRET_ACCESS_KEY).toBe(acmeRotated.S3Connection.SecretKey);
     for (const u of [acme, globex, acmeRotated]) expect(r.output).toContain(`[USER_LEFT_STACK] StorageUser '${u.Name}' (id ${u.Id}, on ${new URL(api.url).href})`);
     // The token and every credential: nowhere in state, history, backups, the stacks' config or the service's log.
     const needles = withEncodings([["the API token", token], ...api.users.flatMap(secretsOf)]);
     const kept = [...filesUnder(path.join(exampleDir, "state")), ...filesUnder(path.join(exampleDir, "workspace")), ...filesUnder(path.join(work, "home"))];
     expect(kept.length).toBeGreaterThan(5);
     expect(hits(kept, needles)).toEqual([]);
+    // Its standard error and the commands' output: progress only (the hand-over went to the file).
     expect(hits([["the service's output", r.output]], needles)).toEqual([]);
     expect(fs.readFileSync(path.join(exampleDir, "workspace", "Pulumi.tenant-acme.yaml"), "utf8")).toMatch(/storage-user:accessToken:\n\s+secure:/);
   });

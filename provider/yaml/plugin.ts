@@ -1,9 +1,11 @@
 /**
- * The package's own provider plugin for programs in other languages (Pulumi YAML first): it
+ * The package's own provider plugin for programs in other languages (Pulumi YAML, Go): it
  * serves StorageUser as a real custom resource, `storage-user:index:StorageUser`, through
  * `@pulumi/pulumi/provider`'s provider host. The engine starts this plugin from the package's
- * directory (yaml/PulumiPlugin.yaml), so no dynamic-provider plugin is started in the program's
- * directory and the program needs no node_modules (pulumi/pulumi#5455). See docs/yaml.md.
+ * directory, as the executable bin/pulumi-resource-storage-user named in a project's
+ * `plugins.providers` (or through yaml/PulumiPlugin.yaml and a Node.js language host), so no
+ * dynamic-provider plugin is started in the program's directory and the program needs no
+ * node_modules (pulumi/pulumi#5455). See docs/yaml.md and docs/go.md.
  *
  * Settings arrive with Configure (configure.ts), the stack config of the package's namespace.
  *

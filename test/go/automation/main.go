@@ -32,6 +32,15 @@ type user struct {
 	UserName string `json:"userName,omitempty"`
 	// Rotation: a new value replaces the user (pulumi.ReplacementTrigger).
 	Trigger string `json:"trigger,omitempty"`
+	// The explicit provider (of the request's providers) serving it; none: the default provider.
+	Provider string `json:"provider,omitempty"`
+}
+
+// provider: one storage service's settings, as an explicit provider resource.
+type provider struct {
+	Name    string `json:"name"`
+	BaseUrl string `json:"baseUrl"`
+	Token   string `json:"token"`
 }
 
 type request struct {
@@ -40,10 +49,10 @@ type request struct {
 	Stack        string                 `json:"stack"`
 	PluginDir    string                 `json:"pluginDir"`
 	WorkDir      string                 `json:"workDir"` // the project's directory: Pulumi.yaml and the stack's config
-
 	Config       map[string]configValue `json:"config"`
 	RemoveConfig []string               `json:"removeConfig"`
 	Users        []user                 `json:"users"`
+	Providers    []provider             `json:"providers"`
 	Replace      []string               `json:"replace"`
 }
 
@@ -60,14 +69,26 @@ type result struct {
 	Outputs map[string]output `json:"outputs,omitempty"`
 }
 
-func program(users []user) pulumi.RunFunc {
+func program(users []user, providers []provider) pulumi.RunFunc {
 	return func(ctx *pulumi.Context) error {
+		explicit := map[string]*storageuser.Provider{}
+		for _, p := range providers {
+			// The SDK marks AccessToken secret (the schema says so).
+			res, err := storageuser.NewProvider(ctx, p.Name, &storageuser.ProviderArgs{BaseUrl: pulumi.String(p.BaseUrl), AccessToken: pulumi.String(p.Token)})
+			if err != nil {
+				return err
+			}
+			explicit[p.Name] = res
+		}
 		for _, u := range users {
 			args := &storageuser.StorageUserArgs{}
 			if u.UserName != "" {
 				args.UserName = pulumi.String(u.UserName)
 			}
 			var opts []pulumi.ResourceOption
+			if u.Provider != "" {
+				opts = append(opts, pulumi.Provider(explicit[u.Provider]))
+			}
 			if u.Trigger != "" {
 				opts = append(opts, pulumi.ReplacementTrigger(pulumi.String(u.Trigger)))
 			}
@@ -99,7 +120,7 @@ func run(ctx context.Context, req request) (result, error) {
 	if req.Project != "" {
 		project.Name = tokens.PackageName(req.Project)
 	}
-	stack, err := auto.UpsertStackInlineSource(ctx, req.Stack, string(project.Name), program(req.Users), auto.Project(project), auto.WorkDir(req.WorkDir))
+	stack, err := auto.UpsertStackInlineSource(ctx, req.Stack, string(project.Name), program(req.Users, req.Providers), auto.Project(project), auto.WorkDir(req.WorkDir))
 	if err != nil {
 		return result{}, err
 	}
