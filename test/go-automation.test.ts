@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { installConsumer } from "../scripts/consumer";
-import { locateCli, nodeBinDir, pins, repoRoot } from "../scripts/toolchain";
+import { nodeBinDir, pins, repoRoot } from "../scripts/toolchain";
 import { filesUnder, hits, secretsOf, withEncodings } from "./secrets";
 
 const token = "go-token-" + Math.random().toString(36).slice(2, 12);
@@ -54,6 +54,10 @@ function call(req: Request): Promise<Result> {
 
 const baseUrl = () => ({ "storage-user:baseUrl": { value: api.url, secret: false } });
 
+/** The directory of the plain CLI v3.274.1 as built (tools/pulumi-cli/build.sh): `pulumi` alone, no language host beside it. */
+const plainCli = () =>
+  execFileSync("bash", [path.join(repoRoot, "tools", "pulumi-cli", "build.sh"), pins.cliNewest], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+
 beforeAll(async () => {
   api = await startApiServer({ token });
   eu = await startApiServer({ token: euToken });
@@ -65,7 +69,7 @@ beforeAll(async () => {
   execFileSync("go", ["build", "-o", service, "./automation"], { cwd: path.join(repoRoot, "test", "go"), stdio: ["ignore", "inherit", "inherit"] });
   env = {
     ...process.env,
-    PATH: [locateCli(pins.cliNewest), nodeBinDir(), process.env.PATH].join(path.delimiter),
+    PATH: [plainCli(), nodeBinDir(), process.env.PATH].join(path.delimiter),
     PULUMI_HOME: path.join(work, "home"),
     PULUMI_BACKEND_URL: `file://${path.join(work, "state")}`,
     PULUMI_CONFIG_PASSPHRASE: "go-test-passphrase",
@@ -83,9 +87,11 @@ afterAll(async () => {
 });
 
 describe("StorageUser from a Go Automation API service (CLI v3.274.1, stack config only)", () => {
-  test("the plugin is executable in the installed package, and the CLI is the newest", () => {
+  test("the plugin is executable in the installed package; the CLI is the plain v3.274.1 with no language host on PATH", () => {
     expect(fs.statSync(path.join(pluginDir, "pulumi-resource-storage-user")).mode & 0o111).not.toBe(0);
     expect(execFileSync("pulumi", ["version"], { env, encoding: "utf8" }).trim()).toBe("v3.274.1");
+    const hosts = env.PATH!.split(path.delimiter).flatMap((d) => (fs.existsSync(d) ? fs.readdirSync(d).filter((f) => f.startsWith("pulumi-language-")).map((f) => path.join(d, f)) : []));
+    expect(hosts).toEqual([]);
   });
 
   test("preview needs no token and sends no request", async () => {
