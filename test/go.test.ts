@@ -67,7 +67,8 @@ describe("examples/go: a Go service onboarding tenants (Automation API, CLI v3.2
     expect(r.code, r.output).toBe(0);
     expect(r.output).toMatch(/\+\s+storage-user:index:StorageUser storage create/);
     expect(api.requests).toHaveLength(0);
-  });
+    // A cold Go build cache compiles Pulumi's Go SDK first: minutes on a busy 2-core machine.
+  }, 900_000);
 
   test("onboard, again, rotate, offboard: one user per tenant, envs handed over, 0 requests when nothing changes, users left named, no secret kept in clear", async () => {
     const [, lifecycle] = readmeBlocks();
