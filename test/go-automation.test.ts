@@ -102,7 +102,7 @@ describe("StorageUser from a Go Automation API service (CLI v3.274.1, stack conf
     expect(api.requests).toHaveLength(0);
   });
 
-  test("a token in plain stack config is refused, naming the key and never the value", async () => {
+  test("a token in plain stack config, or a misspelt key, is refused, naming the key and never the value", async () => {
     const r = await call({ op: "preview", config: { ...baseUrl(), "storage-user:accessToken": { value: token, secret: false } }, users: [{ name: "app", trigger: "v1" }] });
     expect(r.ok).toBe(false);
     expect(r.error).toContain(
@@ -110,7 +110,12 @@ describe("StorageUser from a Go Automation API service (CLI v3.274.1, stack conf
     );
     expect(r.error).toContain("`pulumi config set --secret storage-user:accessToken` and enter the token at its prompt (or pipe it in)");
     expect(r.error).not.toContain(token);
+    // A misspelt key is refused too, even secret: it is no setting, and a plain one would sit in the state.
+    const typo = await call({ op: "preview", removeConfig: ["storage-user:accessToken"], config: { "storage-user:accessTokn": { value: token, secret: true } }, users: [{ name: "app", trigger: "v1" }] });
+    expect(typo.ok).toBe(false);
+    expect(typo.error).toContain('[CONFIG_INVALID] "storage-user:accessTokn" is not a setting of the storage-user provider, which reads only storage-user:baseUrl and storage-user:accessToken');
     expect(api.requests).toHaveLength(0);
+    expect((await call({ op: "preview", removeConfig: ["storage-user:accessTokn"], users: [{ name: "app", trigger: "v1" }] })).ok).toBe(true);
   });
 
   test("up creates the user; Go sees the credentials secret and the ids plain; no secret in state, history, backups or logs", async () => {
