@@ -345,9 +345,9 @@ export const configErrors = {
   missing: (what: "address" | "access token", connection: string | undefined, key: string, env: string, path: boolean) =>
     new ConfigMissingError(
       connection === undefined ? `no storage API ${what} is configured` : `connection '${connection}' has no storage API ${what}`,
-      // key "": the package's own plugin (Pulumi YAML), which gets no stack config (docs/yaml.md).
+      // key "": a named connection of the package's own plugin, read from the environment only (docs/yaml.md).
       key === ""
-        ? `set ${env} in the environment of the pulumi command${what === "address" ? "" : " (preview needs no token; create does)"}; the plugin serving Pulumi YAML programs reads no stack config (docs/yaml.md)`
+        ? `set ${env} in the environment of the pulumi command${what === "address" ? "" : " (preview needs no token; create does)"}; the package's plugin reads named connections from the environment only: for several services in stack config, use one explicit provider each (docs/yaml.md)`
         : what === "address"
         ? `run \`pulumi config set${path ? " --path" : ""} ${key} https://<api-host>\`, or set ${env} in the environment of the pulumi command (setting process.env in the program does not reach the provider)`
         : `run ${setSecretCommand(key, path)}, or set ${env} in the environment of the pulumi command (preview needs no token; create does)`,

@@ -1,6 +1,8 @@
 // A Pulumi YAML program (examples/yaml), set up exactly as its README says, through the real YAML
 // language host (tools/yaml-host/build.sh) and the pinned CLI: StorageUser served as a custom
-// resource by the plugin shipped in the package, with no node_modules in the program directory.
+// resource by the package's executable plugin (plugins.providers), with no node_modules in the
+// program directory and no Node.js language host. Settings from stack config only: after the
+// README's blocks, no STORAGE_* variable is in the environment.
 import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -33,7 +35,7 @@ function sh(script: string, extra: Record<string, string | undefined> = {}): Pro
   child.stderr.on("data", (d) => (output += d));
   return new Promise((resolve) => child.on("close", (code) => resolve({ code: code ?? -1, output })));
 }
-const pulumi = (args: string, extra: Record<string, string | undefined> = {}) => sh(`cd examples/yaml && pulumi ${args}`, extra);
+const pulumi = (args: string, extra: Record<string, string | undefined> = {}) => sh(`cd examples/yaml && pulumi ${args}`, { STORAGE_API_URL: undefined, ...extra });
 
 beforeAll(async () => {
   api = await startApiServer({ token });
@@ -79,20 +81,25 @@ describe("StorageUser from Pulumi YAML (examples/yaml)", async () => {
     expect(api.users).toHaveLength(1);
     const [u] = api.users;
     expect(r.output).toMatch(/s3\s+: \[secret\]/);
+    expect(r.output).toMatch(/credentials\s*: \[secret\]/);
     expect(JSON.parse(r.output.slice(r.output.lastIndexOf("{"))).secretKey).toBe(u.S3Connection.SecretKey);
     const outputs = JSON.parse((await pulumi("stack output --json")).output);
     expect(outputs.userId).toBe(u.Id);
     expect(outputs.s3).toBe("[secret]");
     expect(outputs.env).toBe("[secret]");
+    expect(outputs.credentials).toBe("[secret]");
     const needles = withEncodings([["the API token", token], ...secretsOf(u)]);
     expect(hits(filesUnder(path.join(work, "state")), needles)).toEqual([]);
     expect(hits(filesUnder(path.join(work, "home")), needles)).toEqual([]);
+    // The stack's config file holds the token encrypted only.
+    expect(fs.readFileSync(path.join(programDir, "Pulumi.dev.yaml"), "utf8")).toContain("storage-user:accessToken:\n    secure:");
+    expect(hits([["Pulumi.dev.yaml", fs.readFileSync(path.join(programDir, "Pulumi.dev.yaml"), "latin1")]], needles)).toEqual([]);
     expect(hits([["up output", r.output.slice(0, r.output.lastIndexOf("{"))]], needles)).toEqual([]);
   });
 
   test("a second up changes nothing and sends 0 API requests", async () => {
     const before = api.requests.length;
-    const r = await pulumi("up --yes", { STORAGE_ACCESS_TOKEN: token });
+    const r = await pulumi("up --yes");
     expect(r.code, r.output).toBe(0);
     expect(r.output).toMatch(/2 unchanged/);
     expect(api.requests.length).toBe(before);
@@ -100,7 +107,7 @@ describe("StorageUser from Pulumi YAML (examples/yaml)", async () => {
 
   test("rotation by up --replace (README): a new user, the old one named as left on the service", async () => {
     const [old] = api.users;
-    const r = await pulumi("up --yes --replace 'urn:pulumi:dev::yaml-users::storage-user:index:StorageUser::app'", { STORAGE_ACCESS_TOKEN: token });
+    const r = await pulumi("up --yes --replace 'urn:pulumi:dev::yaml-users::storage-user:index:StorageUser::app'");
     expect(r.code, r.output).toBe(0);
     expect(api.users).toHaveLength(2);
     // --replace skips diff, so the original's delete names it (as for TypeScript programs).
@@ -119,17 +126,19 @@ describe("StorageUser from Pulumi YAML (examples/yaml)", async () => {
       // The same check as for TypeScript programs (plugin/user-provider.ts check), at preview.
       expect(r.output).toContain(`storage-user:index:StorageUser resource 'app': property userName value { app} has a problem: must not start or end with whitespace: use "app"`);
       fs.writeFileSync(pulumiYaml, original);
-      const noUrl = await pulumi("preview", { STORAGE_API_URL: undefined });
+      expect((await pulumi("config rm storage-user:baseUrl")).code).toBe(0);
+      const noUrl = await pulumi("preview");
       expect(noUrl.code).not.toBe(0);
-      expect(noUrl.output).toContain("[CONFIG_MISSING] no storage API address is configured: set STORAGE_API_URL in the environment of the pulumi command; the plugin serving Pulumi YAML programs reads no stack config (docs/yaml.md)");
+      expect(noUrl.output).toContain("[CONFIG_MISSING] no storage API address is configured: run `pulumi config set storage-user:baseUrl https://<api-host>`, or set STORAGE_API_URL in the environment of the pulumi command");
     } finally {
       fs.writeFileSync(pulumiYaml, original);
+      expect((await pulumi(`config set storage-user:baseUrl ${api.url}`)).code).toBe(0);
     }
     expect(api.requests.length).toBe(before);
   });
 
   test("destroy names every user left on the service, and nothing was written outside the program", async () => {
-    const r = await pulumi("destroy --yes", { STORAGE_ACCESS_TOKEN: token });
+    const r = await pulumi("destroy --yes");
     expect(r.code, r.output).toBe(0);
     const current = api.users[1];
     expect(r.output).toContain(`[USER_LEFT_STACK] StorageUser '${current.Name}' (id ${current.Id}, on ${new URL(api.url).href})`);

@@ -6,10 +6,14 @@ import { configErrors } from "../errors";
 import { neverShow } from "../redaction";
 import { configKeys, connectionsKey, Entry, parseConnections, SettingName, settingKeys } from "../connections";
 
-/** Set by the plugin serving Pulumi YAML (provider/yaml/plugin.ts): settings come from the environment only. */
-let environmentOnly = false;
-export function useEnvironmentOnly(): void {
-  environmentOnly = true;
+/**
+ * Set by the package's own plugin (provider/yaml/plugin.ts), whose Configure carries only its own
+ * namespace: the stack's settings are `<namespace>:baseUrl` and `<namespace>:accessToken`, and
+ * named connections come from the environment only (several services: one explicit provider each).
+ */
+let pluginNamespace: string | undefined;
+export function usePluginNamespace(namespace: string): void {
+  pluginNamespace = namespace;
 }
 
 let fromStack: { baseUrl?: string; accessToken?: string; connections?: Record<string, Entry>; connectionsError?: Error } | undefined;
@@ -37,7 +41,10 @@ export function configure(config: { get(key: string): string | undefined }): voi
 }
 
 function lookup(which: SettingName, connection?: string): { value?: string; source: string; key: string; env: string; path: boolean } {
-  const { key, env, path } = settingKeys(which, connection);
+  const keys = settingKeys(which, connection);
+  const { env, path } = keys;
+  // The plugin's keys: its own namespace; "" for a connection's, which it reads from the environment only.
+  const key = pluginNamespace === undefined ? keys.key : connection === undefined ? keys.key.replace(/^storage:/, `${pluginNamespace}:`) : "";
   let stackValue: string | undefined;
   if (connection === undefined) stackValue = fromStack?.[which];
   else {
@@ -78,7 +85,7 @@ export function resolveBaseUrl(connection?: string): URL {
   if (url === undefined) {
     const { value, source, key, env, path } = lookup("baseUrl", connection);
     try {
-      if (value === undefined) throw configErrors.missing("address", connection, environmentOnly ? "" : key, env, path);
+      if (value === undefined) throw configErrors.missing("address", connection, key, env, path);
       url = parseBaseUrl(value, source);
     } catch (err) {
       url = err as Error;
@@ -105,7 +112,7 @@ export function parseBaseUrl(raw: string, source: string = configKeys.baseUrl.ke
 
 export function resolveAccessToken(connection?: string): string {
   const { value, source, key, env, path } = lookup("accessToken", connection);
-  if (value === undefined) throw configErrors.missing("access token", connection, environmentOnly ? "" : key, env, path);
+  if (value === undefined) throw configErrors.missing("access token", connection, key, env, path);
   neverShow(value);
   if (/[\r\n\0]/.test(value) || value.trim() !== value) throw configErrors.tokenWhitespace(source);
   return value;

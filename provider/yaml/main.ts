@@ -1,4 +1,4 @@
-/** Entry of the package's provider plugin (yaml/package.json `main`). */
+/** Entry of the package's provider plugin (bin/pulumi-resource-storage-user, yaml/package.json `main`). */
 import { serve } from "./plugin";
 serve().catch((err) => {
   console.error(err instanceof Error ? err.message : String(err));

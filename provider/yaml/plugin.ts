@@ -1,26 +1,39 @@
 /**
- * The package's own provider plugin for programs in other languages (Pulumi YAML first): it
+ * The package's own provider plugin for programs in other languages (Pulumi YAML, Go): it
  * serves StorageUser as a real custom resource, `storage-user:index:StorageUser`, through
  * `@pulumi/pulumi/provider`'s provider host. The engine starts this plugin from the package's
- * directory (yaml/PulumiPlugin.yaml), so no dynamic-provider plugin is started in the program's
- * directory and the program needs no node_modules (pulumi/pulumi#5455). See docs/yaml.md.
+ * directory, as the executable bin/pulumi-resource-storage-user named in a project's
+ * `plugins.providers` (or through yaml/PulumiPlugin.yaml and a Node.js language host), so no
+ * dynamic-provider plugin is started in the program's directory and the program needs no
+ * node_modules (pulumi/pulumi#5455). See docs/yaml.md and docs/go.md.
+ *
+ * Settings arrive with Configure (configure.ts), the stack config of the package's namespace.
  *
  * The lifecycle is the one TypeScript programs get (plugin/user-provider.ts): same checks, same
  * [CODE] messages, same state shape plus typed outputs derived from it.
  */
 import * as provider from "@pulumi/pulumi/provider";
 import * as user from "../plugin/user-provider";
-import { useEnvironmentOnly } from "../plugin/settings";
+import { configKeys } from "../connections";
+import { usePluginNamespace } from "../plugin/settings";
+import { receiveConfigure, settingsOf } from "./configure";
 import { outputsOf, toEngine, fromEngine, pluginVersion } from "./outputs";
 import { schema } from "./schema";
 
 type Props = Record<string, unknown>;
 
-// The SDK's provider host ignores Configure's variables (provider/server.js `configure`), so
-// the settings come from the environment (STORAGE_API_URL, STORAGE_ACCESS_TOKEN, and the
-// per-connection variables), as for the TypeScript resource when no stack config is set.
+// Settings: `storage-user:baseUrl` and a secret `storage-user:accessToken` from the stack config
+// (or an explicit provider's arguments), each with its environment variable as fallback
+// (STORAGE_API_URL, STORAGE_ACCESS_TOKEN); named connections from the environment only.
+// Until Configure arrives, the environment alone.
+const namespace = schema.name;
+usePluginNamespace(namespace);
 user.configure({ config: { get: () => undefined } } as never);
-useEnvironmentOnly();
+receiveConfigure((values) => {
+  const { baseUrl, accessToken } = settingsOf(values, namespace);
+  const fromStack: Record<string, string | undefined> = { [configKeys.baseUrl.key]: baseUrl, [configKeys.accessToken.key]: accessToken };
+  user.configure({ config: { get: (key: string) => fromStack[key] } } as never);
+});
 
 const withUrn = (urn: string, props: Props): Props => ({ ...props, __urn: urn });
 

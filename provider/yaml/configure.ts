@@ -1,0 +1,103 @@
+/**
+ * Configure's values for the package's plugin: the one place that receives them.
+ *
+ * `@pulumi/pulumi/provider`'s server answers Configure itself (provider/server.js `configure`:
+ * accepts secrets, resources and outputs) and hands the `Provider` object nothing, and its
+ * `Server` class is not exported. So before `main` starts the server, `receiveConfigure` wraps
+ * the Configure handler as the SDK registers it with gRPC (`addService`): the wrapper reads the
+ * request, then lets the SDK's own handler answer, or fails the call with the reason.
+ *
+ * The engine sends the provider's inputs in `args`: for the default provider, the stack config of
+ * the package's namespace (`storage-user:*`, keys without the namespace); for an explicit provider
+ * resource, its arguments. It marks secret config (`pulumi config set --secret`) and secret
+ * arguments with the secret signature there, because the request says `acceptSecrets`. The
+ * deprecated `variables` map holds the same values decrypted, with no secret-ness: not read.
+ */
+import * as path from "node:path";
+import { createRequire } from "node:module";
+import { ConfigInvalidError, ConfigNotSecretError } from "../errors";
+
+const SIG = "4dabf18193072939515e22adb298388d";
+const SECRET = "1b47061264138c4ac30d75fd1eb44270";
+
+/** The settings the plugin reads, as Configure delivered them. */
+export type ConfigureValues = {
+  /** `<stack>` from the provider's URN, for the hint of a refusal. */
+  stack?: string;
+  /** Each input by key (no namespace): its value as text, and whether the engine marked it secret. */
+  values: Record<string, { value: string; secret: boolean }>;
+};
+
+type GrpcCall = { request: { getArgs(): { toJavaScript(): Record<string, unknown> } | undefined; getUrn(): string } };
+type GrpcCallback = (err: unknown, resp?: unknown) => void;
+
+const isSecret = (v: unknown): v is { value: unknown } => typeof v === "object" && v !== null && (v as Record<string, unknown>)[SIG] === SECRET;
+
+/** What one Configure request carries, secret markers read and values as text (objects as JSON). */
+export function valuesOf(call: GrpcCall): ConfigureValues {
+  const args = call.request.getArgs()?.toJavaScript() ?? {};
+  const values: ConfigureValues["values"] = {};
+  for (const [key, raw] of Object.entries(args)) {
+    const secret = isSecret(raw);
+    const v = secret ? raw.value : raw;
+    if (v === null || v === undefined) continue;
+    values[key] = { value: typeof v === "string" ? v : JSON.stringify(v), secret };
+  }
+  // urn:pulumi:<stack>::<project>::pulumi:providers:storage-user::<name>
+  const stack = /^urn:pulumi:([^:]+)::/.exec(call.request.getUrn() ?? "")?.[1];
+  return { stack, values };
+}
+
+/**
+ * Checks what Configure delivered and returns the settings: `baseUrl` and a **secret**
+ * `accessToken`. Refuses, naming the key and never a value: a token the engine did not mark
+ * secret (Pulumi writes such config into the state as the provider's inputs, in clear), and any
+ * other key (a misspelt `storage-user:accessTokn` would sit in the state just as plainly).
+ */
+export function settingsOf(c: ConfigureValues, namespace: string): { baseUrl?: string; accessToken?: string } {
+  // `version`, `pluginDownloadURL`...: the engine's own inputs of a provider resource.
+  const engineKeys = new Set(["version", "pluginDownloadURL", "pluginChecksums", "name", "parameterization"]);
+  const unknown = Object.keys(c.values).filter((k) => k !== "baseUrl" && k !== "accessToken" && !engineKeys.has(k)).sort();
+  if (unknown.length > 0) {
+    const keys = unknown.map((k) => JSON.stringify(`${namespace}:${k.slice(0, 60)}`)).join(", ");
+    throw new ConfigInvalidError(
+      `${keys} ${unknown.length === 1 ? "is" : "are"} not a setting of the storage-user provider, which reads only ${namespace}:baseUrl and ${namespace}:accessToken`,
+      `mind the spelling: remove it with \`pulumi config rm <key>\` (or drop the provider argument) and set the right key; a token with \`pulumi config set --secret ${namespace}:accessToken\` and enter the token at its prompt (or pipe it in); if it held a token in plain text, rotate the token, since the stack's config file and the backend's update history hold it`,
+    );
+  }
+  const token = c.values.accessToken;
+  if (token !== undefined && !token.secret) {
+    throw new ConfigNotSecretError(`${namespace}:accessToken`, `Pulumi.${c.stack ?? "<stack>"}.yaml, or a provider argument`, false, "STORAGE_ACCESS_TOKEN");
+  }
+  return { baseUrl: c.values.baseUrl?.value, accessToken: token?.value };
+}
+
+/**
+ * Makes the SDK's provider server call `onConfigure` with each Configure request before it
+ * answers it; an error thrown there fails the Configure call with that error's message. Call it
+ * once, before `@pulumi/pulumi/provider`'s `main`.
+ */
+export function receiveConfigure(onConfigure: (values: ConfigureValues) => void): void {
+  // The @grpc/grpc-js the SDK's server uses, wherever the package manager put it.
+  const sdkRequire = createRequire(path.join(path.dirname(require.resolve("@pulumi/pulumi/provider/server")), "server.js"));
+  const grpc = sdkRequire("@grpc/grpc-js") as {
+    Server: { prototype: { addService(service: Record<string, { path?: string }>, impl: Record<string, unknown>): void } };
+    status: { FAILED_PRECONDITION: number };
+  };
+  const addService = grpc.Server.prototype.addService;
+  grpc.Server.prototype.addService = function (service, impl) {
+    if (service.configure?.path === "/pulumirpc.ResourceProvider/Configure" && typeof impl.configure === "function") {
+      const sdkConfigure = (impl.configure as (call: GrpcCall, cb: GrpcCallback) => void).bind(impl);
+      impl.configure = (call: GrpcCall, callback: GrpcCallback) => {
+        try {
+          onConfigure(valuesOf(call));
+        } catch (err) {
+          callback({ code: grpc.status.FAILED_PRECONDITION, details: err instanceof Error ? err.message : String(err) });
+          return;
+        }
+        sdkConfigure(call, callback);
+      };
+    }
+    return addService.call(this, service, impl);
+  };
+}
