@@ -40,6 +40,7 @@ export const unitFiles = [
   "test/package-contents.test.ts",
   "test/pending.test.ts",
   "test/retry-policy.test.ts",
+  "test/storage-config.test.ts",
 ];
 
 export default defineConfig({

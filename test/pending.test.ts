@@ -181,12 +181,7 @@ describe("the bin, as built (package.json \"bin\")", () => {
 
   test("no input on a terminal: the usage, exit 2, instead of waiting", () => {
     // `script` gives the bin a terminal as its standard input, as an operator's shell does.
-    const r = spawnSync("script", ["-qec", "npx --no-install pulumi-storage-user pending", "/dev/null"], {
-      cwd: consumer,
-      encoding: "utf8",
-      timeout: 60_000,
-      env: { ...process.env, PATH: userPath(), npm_config_loglevel: "error", npm_config_update_notifier: "false" },
-    });
+    const r = spawnSync("script", ["-qec", `'${process.execPath}' '${bin}' pending`, "/dev/null"], { cwd: work, encoding: "utf8", timeout: 60_000 });
     expect(r.status).toBe(2);
     expect(r.stdout).toMatch(/\[USAGE\] nothing piped in: usage: pulumi stack export \| pulumi-storage-user pending/);
   });
