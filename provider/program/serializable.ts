@@ -18,7 +18,7 @@ const installed = new Map<RuntimeModule, pulumi.dynamic.ResourceProvider | null>
  * package name from the program's node_modules, so state written by one release runs on the
  * next as long as these modules keep their exported functions. One object per module, so the
  * serializer's per-object cache serializes it once per program; decided once per program, as
- * resolving costs (issue 12's profile).
+ * resolving costs (the profile in bench/README.md).
  */
 export function serializableProvider(module: RuntimeModule, resolvedPath?: string): pulumi.dynamic.ResourceProvider {
   let provider: pulumi.dynamic.ResourceProvider | null | undefined = resolvedPath === undefined ? installed.get(module) : undefined;

@@ -136,7 +136,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
     // Each value failure carries its own fix; the accepted names are said once, here.
     if (failures.length > 0) throw refusals.invalidArguments(name, failures, unknown.length > 0 ? argNames : undefined);
     const createTimeoutMs = durationMs(opts?.customTimeouts?.create);
-    // Every key here costs the SDK an Output and the engine a property per resource (issue 12's
+    // Every key here costs the SDK an Output and the engine a property per resource (the
     // profile in bench/README.md), so only what must reach the plugin or state is one; the rest
     // of the outputs are derived, when first read.
     super(
@@ -194,7 +194,7 @@ const derived: Record<string, (u: Self) => pulumi.Output<unknown>> = {
   ftpHostName: (u) => of(u.account, (a: Account) => a.ftpHostName),
   baseUrl: (u) => of(u.account, (a: Account) => a.baseUrl),
   // Secret in the program itself, not only because the engine marks `secrets` (which it does
-  // not do under `pulumi.runtime.setMocks`): a user's unit test can assert it (issue 26). Every
+  // not do under `pulumi.runtime.setMocks`): a user's unit test can assert it. Every
   // output below derived from it stays secret through `apply`.
   credentials: (u) =>
     pulumi.secret(
