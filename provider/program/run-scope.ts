@@ -6,7 +6,7 @@
  * `localState.withLocalStorage`, an AsyncLocalStorage store of its own). The SDK keeps each
  * run's config, stack and project in that store; a module-level `let` of this package would be
  * shared by every stack the process serves, so a check done for the first stack would be
- * skipped for the next one (issue 17). Keyed by the store object instead, each value belongs
+ * skipped for the next one. Keyed by the store object instead, each value belongs
  * to exactly one run and goes with it. A program run by the CLI has one store for the process,
  * which is one run.
  */
