@@ -161,24 +161,6 @@ export function storageUserFailures(source: Iterable<EngineEventLike> | unknown)
   return unique(failures);
 }
 
-/** The parts of an Automation API `Stack` read by checkStackConfig. */
-export interface StackLike {
-  /** The stack's name, which names its settings file `Pulumi.<name>.yaml`. */
-  name: string;
-  /** The stack's config: each key's value and whether it is secret. */
-  getAllConfig(): Promise<Record<string, {
-    /** The value, decrypted. */
-    value: string;
-    /** Whether the key is set as a secret. */
-    secret?: boolean;
-  }>>;
-  /** The workspace, whose `workDir` holds the stack's settings file. */
-  workspace: {
-    /** The directory of `Pulumi.yaml` and the stack settings files. */
-    workDir: string;
-  };
-}
-
 /** Config values as the Automation API takes and gives them (`ConfigMap`). */
 export type ConfigMapLike = Record<
   string,

@@ -22,4 +22,4 @@ export type { ConfigMapLike, EngineEventLike, StackLike, StorageUserDiagnostic, 
 export { redactResponseDumps } from "./program/debug-redaction";
 /** After a force-stopped `up`: the StorageUser creates left pending, users that may exist unrecorded (docs/failure-modes.md); also the bin `pulumi-storage-user pending`. */
 export { pendingStorageUsers, formatPendingStorageUser, PendingInputError } from "./pending";
-export type { PendingStorageUser, DeploymentLike } from "./pending";
+export type { PendingStatus, PendingStorageUser, DeploymentLike } from "./pending";
