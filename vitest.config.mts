@@ -34,6 +34,7 @@ export const unitFiles = [
   "test/app-outputs.test.ts",
   "test/connection-settings.test.ts",
   "test/create-client.test.ts",
+  "test/description.test.ts",
   "test/errors.test.ts",
   "test/import-cycles.test.ts",
   "test/ledger-logic.test.ts",

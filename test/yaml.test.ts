@@ -12,7 +12,9 @@ import { ApiServer, startApiServer } from "../server/api-server";
 import { installConsumer } from "../scripts/consumer";
 import { repoRoot, userPath } from "../scripts/toolchain";
 import { filesUnder, hits, secretsOf, withEncodings } from "./secrets";
+import { isSecretOutput, outputNames } from "../provider/description";
 
+const everyOutput = ["userName", "persistPassword", ...outputNames];
 const token = "yaml-token-" + Math.random().toString(36).slice(2, 12);
 let api: ApiServer;
 let work: string;
@@ -43,6 +45,11 @@ beforeAll(async () => {
   // A copy of the example as a user has it: its own directory, nothing installed around it.
   fs.cpSync(path.join(repoRoot, "examples", "yaml"), path.join(work, "examples", "yaml"), { recursive: true });
   programDir = path.join(work, "examples", "yaml");
+  // The program exports every output of the TypeScript resource, not only the example's.
+  const pulumiYaml = path.join(programDir, "Pulumi.yaml");
+  const exported = fs.readFileSync(pulumiYaml, "utf8");
+  const more = everyOutput.filter((k) => !new RegExp(`^  ${k}:`, "m").test(exported)).map((k) => `  ${k}: \${app.${k}}\n`);
+  fs.writeFileSync(pulumiYaml, exported.trimEnd() + "\n" + more.join(""));
   const consumer = installConsumer();
   const tarball = fs.readdirSync(consumer).find((f) => f.endsWith(".tgz"))!;
   fs.mkdirSync(path.join(work, "state"));
@@ -85,9 +92,15 @@ describe("StorageUser from Pulumi YAML (examples/yaml)", async () => {
     expect(JSON.parse(r.output.slice(r.output.lastIndexOf("{"))).secretKey).toBe(u.S3Connection.SecretKey);
     const outputs = JSON.parse((await pulumi("stack output --json")).output);
     expect(outputs.userId).toBe(u.Id);
-    expect(outputs.s3).toBe("[secret]");
-    expect(outputs.env).toBe("[secret]");
-    expect(outputs.credentials).toBe("[secret]");
+    // Every output of the TypeScript resource, secret exactly where it is secret in TypeScript.
+    expect(Object.keys(outputs).sort()).toEqual([...everyOutput].sort());
+    for (const k of outputNames) expect(outputs[k] === "[secret]", k).toBe(isSecretOutput(k));
+    expect(outputs.state).toBe(u.State);
+    expect(outputs.creationTaskId).toBe(u.Tasks[0].Id);
+    const shown = JSON.parse((await pulumi("stack output --json --show-secrets")).output);
+    expect(shown.credentials.s3.secretKey).toBe(u.S3Connection.SecretKey);
+    expect(shown.env.AWS_SECRET_ACCESS_KEY).toBe(u.S3Connection.SecretKey);
+    expect(shown.ftpUrl).toContain(`@${u.FtpConnection.HostName}/`);
     const needles = withEncodings([["the API token", token], ...secretsOf(u)]);
     expect(hits(filesUnder(path.join(work, "state")), needles)).toEqual([]);
     expect(hits(filesUnder(path.join(work, "home")), needles)).toEqual([]);
@@ -135,6 +148,26 @@ describe("StorageUser from Pulumi YAML (examples/yaml)", async () => {
       expect((await pulumi(`config set storage-user:baseUrl ${api.url}`)).code).toBe(0);
     }
     expect(api.requests.length).toBe(before);
+  });
+
+  test("customTimeouts.create bounds a create's retries, as for TypeScript programs", async () => {
+    const before = api.requests.length;
+    const pulumiYaml = path.join(programDir, "Pulumi.yaml");
+    const original = fs.readFileSync(pulumiYaml, "utf8");
+    // 8 answers of 503: the default budget (120 s) outlasts them and creates the user; 2 s does not.
+    api.inject(...Array.from({ length: 8 }, () => ({ kind: "status" as const, status: 503, retryAfter: "1" })));
+    try {
+      fs.writeFileSync(pulumiYaml, original.replace("outputs:", "  slow:\n    type: storage-user:index:StorageUser\n    properties:\n      userName: slow-user\n    options:\n      customTimeouts:\n        create: 2s\noutputs:"));
+      const r = await pulumi("up --yes");
+      expect(r.code).not.toBe(0);
+      expect(r.output).toContain("[RETRIES_EXHAUSTED] the storage API did not accept the create after");
+      const sent = api.requests.length - before;
+      expect(sent).toBeGreaterThanOrEqual(2);
+      expect(sent).toBeLessThan(8);
+      expect(api.users.map((u) => u.Name)).not.toContain("slow-user");
+    } finally {
+      fs.writeFileSync(pulumiYaml, original);
+    }
   });
 
   test("destroy names every user left on the service, and nothing was written outside the program", async () => {

@@ -3,8 +3,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { defaults } from "../defaults";
 import { ImportUnsupportedError, refusals } from "../errors";
 import { argNames, PREVIEW_MARK, unknownArgFailures, valueFailures } from "../inputs";
-import { Account, creationTaskIdOf, Credentials, credentialsOf, FtpConnection, S3Connection, Secrets, stored, SwiftConnection, Task } from "../wire";
-import { envOf, ftpUrlOf } from "./app-config";
+import { Credentials, FtpConnection, S3Connection, SwiftConnection, Task } from "../wire";
+import { deriveOutput, OutputName, outputNames, outputs, sourcesOf } from "../description";
 import { redactResponseDumps } from "./debug-redaction";
 import { serializableProvider } from "./serializable";
 import { perRun } from "./run-scope";
@@ -18,24 +18,23 @@ redactResponseDumps(pulumi.log);
 export interface StorageUserArgs {
   /**
    * Requested login of the new user (request member `UserName`). Changing it creates a new user.
-   * Left out, a name is generated on create, Pulumi's auto-naming: the resource name, "-", 7
-   * random hex digits. It is kept on every update and new on every replace, so a replacement
-   * (`replacementTrigger`, `up --replace`) can be created while the old user still exists on a
-   * service that keeps names unique: that is how to rotate credentials (docs/lifecycle.md "Rotation").
+   * Left out, a name is generated on create: the resource name, "-", 7 random hex digits, kept on
+   * every update and new on every replace, which is how to rotate credentials (docs/lifecycle.md
+   * "Rotation").
    * @default `${name}-${7 random hex digits}`
    */
   userName?: pulumi.Input<string>;
   /**
-   * Request member `PersistPassword`, sent as 1 or 0. The spec gives it no meaning; changing
-   * it creates a new user.
+   * Request member `PersistPassword`, sent as 1 or 0. The spec gives it no meaning; changing it
+   * creates a new user.
    * @default false
    */
   persistPassword?: pulumi.Input<boolean>;
   /**
-   * Name of an entry of the stack config object `storage:connections` (its `baseUrl` and secret
-   * `accessToken`), for users on several services or accounts in one program. Omitted:
-   * `storage:baseUrl` and `storage:accessToken`. A user never moves on its own: see
-   * docs/lifecycle.md "Where a user lives" for what changing it does.
+   * Name of a connection, for users on several services or accounts in one program: in TypeScript
+   * an entry of the stack config object `storage:connections`, in the plugin the environment
+   * variables STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME>. Omitted: the default
+   * connection. A user never moves on its own (docs/lifecycle.md "Where a user lives").
    */
   connection?: pulumi.Input<string>;
 }
@@ -96,15 +95,15 @@ export class StorageUser extends pulumi.dynamic.Resource {
   /** Plain: the FTP host name, for configuration that must not be secret. */
   declare readonly ftpHostName: pulumi.Output<string>;
   /**
-   * The base URL of the service the user was created on (plain). Undefined for users created
-   * by 0.1.x (which did not record it) until `pulumi refresh` records it.
+   * The base URL of the service the user was created on (plain). Undefined for users created by
+   * 0.1.x (which did not record it) until `pulumi refresh` records it.
    */
   declare readonly baseUrl: pulumi.Output<string | undefined>;
   /** Secret: name, password and the three connections below, endpoints included. */
   declare readonly credentials: pulumi.Output<Credentials>;
   /** Secret: the login as the service returned it. */
   declare readonly name: pulumi.Output<string>;
-  /** Secret. */
+  /** Secret: the user's password. */
   declare readonly password: pulumi.Output<string>;
   /** Secret: Swift-style API connection. */
   declare readonly swift: pulumi.Output<SwiftConnection>;
@@ -114,7 +113,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
   declare readonly ftp: pulumi.Output<FtpConnection>;
   /** Secret: AWS_*, OS_* and FTP_* variables for applications. */
   declare readonly env: pulumi.Output<Record<string, string>>;
-  /** Secret: ftp://login:password@host/ */
+  /** Secret: ftp://login:password@host/ (percent-encoded). */
   declare readonly ftpUrl: pulumi.Output<string>;
   /** As stored in state: JSON text of an Account (plain); the outputs above are derived from it. */
   private readonly account!: pulumi.Output<string>;
@@ -174,49 +173,26 @@ export class StorageUser extends pulumi.dynamic.Resource {
 const byDefault = perRun(() => ({ persistPassword: pulumi.output(defaults.persistPassword), connection: pulumi.output(undefined) }));
 
 
-type Self = { account: pulumi.Output<string>; secrets: pulumi.Output<string>; id: pulumi.Output<string>; credentials: pulumi.Output<Credentials> };
+type Self = { account: pulumi.Output<unknown>; secrets: pulumi.Output<unknown>; id: pulumi.Output<string> };
 
-/** `f` of a stored value; undefined while it is absent (state of 0.1.x, until the update that rewrites it). */
-const of = <T, R>(o: pulumi.Output<unknown>, f: (v: T) => R) =>
-  o.apply((v) => {
-    const value = typeof v === "string" ? stored<T>(v) : (v as T | undefined);
-    return value === undefined || value === null ? undefined : f(value);
-  });
-
-/** The outputs derived from what state holds; secret where made from `secrets`. */
-const derived: Record<string, (u: Self) => pulumi.Output<unknown>> = {
-  userId: (u) => u.id.apply((id) => (/^\d+$/.test(id) ? Number(id) : undefined)),
-  state: (u) => of(u.account, (a: Account) => a.state),
-  tasks: (u) => of(u.account, (a: Account) => a.tasks),
-  creationTaskId: (u) => of(u.account, (a: Account) => creationTaskIdOf(a.tasks)),
-  swiftEndpoint: (u) => of(u.account, (a: Account) => a.swiftEndpoint),
-  s3Endpoint: (u) => of(u.account, (a: Account) => a.s3Endpoint),
-  ftpHostName: (u) => of(u.account, (a: Account) => a.ftpHostName),
-  baseUrl: (u) => of(u.account, (a: Account) => a.baseUrl),
-  // Secret in the program itself, not only because the engine marks `secrets` (which it does
-  // not do under `pulumi.runtime.setMocks`): a user's unit test can assert it. Every
-  // output below derived from it stays secret through `apply`.
-  credentials: (u) =>
-    pulumi.secret(
-      pulumi.all([u.account, u.secrets]).apply(([a, s]) => {
-        const [account, secrets] = [stored<Account>(a), stored<Secrets>(s)];
-        return account && secrets ? credentialsOf(account, secrets) : undefined;
-      }),
-    ),
-  name: (u) => of(u.credentials, (c: Credentials) => c.name),
-  password: (u) => of(u.credentials, (c: Credentials) => c.password),
-  swift: (u) => of(u.credentials, (c: Credentials) => c.swift),
-  s3: (u) => of(u.credentials, (c: Credentials) => c.s3),
-  ftp: (u) => of(u.credentials, (c: Credentials) => c.ftp),
-  env: (u) => of(u.credentials, envOf),
-  ftpUrl: (u) => of(u.credentials, (c: Credentials) => ftpUrlOf(c.ftp)),
-};
-for (const [key, make] of Object.entries(derived)) {
-  Object.defineProperty(StorageUser.prototype, key, {
+/**
+ * Each output of the description, derived when first read from the source it names. Those made
+ * from the credentials are secret in the program itself, not only because the engine marks
+ * `secrets` (which it does not do under `pulumi.runtime.setMocks`), so a user's unit test can
+ * assert it.
+ */
+function derive(u: Self, name: OutputName): pulumi.Output<unknown> {
+  const { from } = outputs[name];
+  if (from === "id") return u.id.apply((id) => deriveOutput(name, { id }));
+  if (from === "account") return u.account.apply((account) => deriveOutput(name, sourcesOf({ account })));
+  return pulumi.secret(pulumi.all([u.account, u.secrets]).apply(([account, secrets]) => deriveOutput(name, sourcesOf({ account, secrets }))));
+}
+for (const name of outputNames) {
+  Object.defineProperty(StorageUser.prototype, name, {
     configurable: true,
     get(this: Self) {
-      const value = make(this);
-      Object.defineProperty(this, key, { value, enumerable: true });
+      const value = derive(this, name);
+      Object.defineProperty(this, name, { value, enumerable: true });
       return value;
     },
   });

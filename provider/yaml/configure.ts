@@ -72,10 +72,15 @@ export function settingsOf(c: ConfigureValues, namespace: string): { baseUrl?: s
   return { baseUrl: c.values.baseUrl?.value, accessToken: token?.value };
 }
 
+/** customTimeouts.create per URN, as Create requests carry it, for the plugin's create. */
+export const createTimeoutsMs = new Map<string, number>();
+
 /**
  * Makes the SDK's provider server call `onConfigure` with each Configure request before it
- * answers it; an error thrown there fails the Configure call with that error's message. Call it
- * once, before `@pulumi/pulumi/provider`'s `main`.
+ * answers it (an error thrown there fails the call with its message), and keeps each Create
+ * request's `timeout` (the resource's customTimeouts.create, in seconds), which the server's
+ * create drops (provider/server.js reads only the URN and properties), in `createTimeoutsMs`.
+ * Call it once, before `@pulumi/pulumi/provider`'s `main`.
  */
 export function receiveConfigure(onConfigure: (values: ConfigureValues) => void): void {
   // The @grpc/grpc-js the SDK's server uses, wherever the package manager put it.
@@ -98,6 +103,16 @@ export function receiveConfigure(onConfigure: (values: ConfigureValues) => void)
         sdkConfigure(call, callback);
       };
     }
+    if (typeof impl.create === "function") {
+      const sdkCreate = (impl.create as (call: CreateCall, cb: GrpcCallback) => void).bind(impl);
+      impl.create = (call: CreateCall, callback: GrpcCallback) => {
+        const seconds = call.request.getTimeout?.() ?? 0;
+        if (seconds > 0) createTimeoutsMs.set(call.request.getUrn(), seconds * 1000);
+        sdkCreate(call, callback);
+      };
+    }
     return addService.call(this, service, impl);
   };
 }
+
+type CreateCall = { request: { getUrn(): string; getTimeout?(): number } };

@@ -16,8 +16,8 @@ import * as provider from "@pulumi/pulumi/provider";
 import * as user from "../plugin/user-provider";
 import { configKeys } from "../connections";
 import { usePluginNamespace } from "../plugin/settings";
-import { receiveConfigure, settingsOf } from "./configure";
-import { outputsOf, toEngine, fromEngine, pluginVersion } from "./outputs";
+import { createTimeoutsMs, receiveConfigure, settingsOf } from "./configure";
+import { outputsOf, toEngine, fromEngine } from "./outputs";
 import { schema } from "./schema";
 
 type Props = Record<string, unknown>;
@@ -35,6 +35,10 @@ receiveConfigure((values) => {
   user.configure({ config: { get: (key: string) => fromStack[key] } } as never);
 });
 
+// From dist/provider/yaml/, where the plugin runs.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- package.json is outside rootDir for import
+const pluginVersion: string = require("../../../package.json").version;
+
 const withUrn = (urn: string, props: Props): Props => ({ ...props, __urn: urn });
 
 const storageUserProvider: provider.Provider = {
@@ -48,7 +52,8 @@ const storageUserProvider: provider.Provider = {
     return user.diff(id, fromEngine(olds), withUrn(urn, fromEngine(news)));
   },
   async create(urn, inputs) {
-    const result = await user.create(withUrn(urn, fromEngine(inputs)));
+    const timeoutMs = createTimeoutsMs.get(urn);
+    const result = await user.create({ ...withUrn(urn, fromEngine(inputs)), ...(timeoutMs === undefined ? {} : { __createTimeoutMs: timeoutMs }) });
     return { id: result.id, outs: toEngine(outputsOf(result.outs as Props, result.id)) };
   },
   async update(id, urn, olds, news) {

@@ -1,8 +1,10 @@
 /**
  * The package schema the plugin serves (GetSchema): what the YAML host type-checks a program
- * against and what `pulumi package get-schema` prints. Written by hand: the SDK infers schemas
- * from TypeScript for components only. Descriptions follow the JSDoc of program/storage-user.ts.
+ * against and what `pulumi package get-schema` prints. The resource's inputs and outputs come
+ * from the description (../description.ts); the types and settings are written here.
  */
+import { inputs, isSecretOutput, outputNames, outputs } from "../description";
+
 const str = (description: string) => ({ type: "string", description });
 const connection = (fields: Record<string, string>) => ({
   type: "object",
@@ -54,31 +56,10 @@ export const schema = {
   resources: {
     [typeToken]: {
       description: "A user of the object-storage service. The API can only create: deleting or replacing it leaves the user on the service (warning USER_LEFT_STACK / REPLACE_LEAVES_USER).",
-      inputProperties: {
-        userName: str("The requested login. Left out, a name is generated on create (the resource name, \"-\", 7 random hex digits), kept on every update and new on every replace: that is how to rotate credentials (replacementTrigger)."),
-        persistPassword: { type: "boolean", description: "Request member `PersistPassword`, sent as 1 or 0. Changing it creates a new user.", default: false },
-        connection: str("Name of a connection (environment variables STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME>), for users on several services or accounts. Omitted: STORAGE_API_URL and STORAGE_ACCESS_TOKEN."),
-      },
+      inputProperties: Object.fromEntries(Object.entries(inputs).map(([k, i]) => [k, { ...i.schema, description: i.description }])),
       properties: {
-        userName: str("The requested login, as sent: the given userName, or the generated one."),
-        persistPassword: { type: "boolean", description: "As sent." },
-        connection: str("The connection's name, when given."),
-        userId: { type: "integer", description: "The service's user Id (also the resource id)." },
-        state: str("The user's state as the service reported it at creation."),
-        tasks: { type: "array", items: { $ref: "#/types/storage-user:index:Task" }, description: "The service's tasks for this user at creation." },
-        creationTaskId: { type: "integer", description: "Id of the StorageUserCreate task." },
-        swiftEndpoint: str("Swift endpoint (plain)."),
-        s3Endpoint: str("S3 endpoint (plain)."),
-        ftpHostName: str("FTP host name (plain)."),
-        baseUrl: str("The service the user was created on."),
-        credentials: { $ref: "#/types/storage-user:index:Credentials", description: "Name, password and the three connections below, endpoints included. Secret.", secret: true },
-        name: { ...str("The user's login name on the service. Secret."), secret: true },
-        password: { ...str("The user's password. Secret."), secret: true },
-        swift: { $ref: "#/types/storage-user:index:SwiftConnection", description: "Swift credentials. Secret.", secret: true },
-        s3: { $ref: "#/types/storage-user:index:S3Connection", description: "S3 credentials. Secret.", secret: true },
-        ftp: { $ref: "#/types/storage-user:index:FtpConnection", description: "FTP credentials. Secret.", secret: true },
-        env: { type: "object", additionalProperties: { type: "string" }, description: "The credentials as environment variables (AWS_ACCESS_KEY_ID, ...). Secret.", secret: true },
-        ftpUrl: { ...str("ftp://login:password@host/. Secret."), secret: true },
+        ...Object.fromEntries(Object.entries(inputs).map(([k, i]) => [k, { type: i.schema.type, description: i.output }])),
+        ...Object.fromEntries(outputNames.map((k) => [k, { ...outputs[k].schema, description: outputs[k].description, ...(isSecretOutput(k) ? { secret: true } : {}) }])),
         account: str("State as recorded (JSON text); the outputs above are derived from it."),
         secrets: { ...str("State as recorded (JSON text). Secret."), secret: true },
       },

@@ -17,43 +17,43 @@ type StorageUser struct {
 
 	// State as recorded (JSON text); the outputs above are derived from it.
 	Account pulumi.StringPtrOutput `pulumi:"account"`
-	// The service the user was created on.
+	// The base URL of the service the user was created on (plain). Undefined for users created by 0.1.x (which did not record it) until `pulumi refresh` records it.
 	BaseUrl pulumi.StringPtrOutput `pulumi:"baseUrl"`
-	// The connection's name, when given.
+	// The connection name the user was last deployed with; undefined: the default one.
 	Connection pulumi.StringPtrOutput `pulumi:"connection"`
 	// Id of the StorageUserCreate task.
 	CreationTaskId pulumi.IntPtrOutput `pulumi:"creationTaskId"`
-	// Name, password and the three connections below, endpoints included. Secret.
+	// Secret: name, password and the three connections below, endpoints included.
 	Credentials CredentialsPtrOutput `pulumi:"credentials"`
-	// The credentials as environment variables (AWS_ACCESS_KEY_ID, ...). Secret.
+	// Secret: AWS_*, OS_* and FTP_* variables for applications.
 	Env pulumi.StringMapOutput `pulumi:"env"`
-	// FTP credentials. Secret.
+	// Secret: FTP connection.
 	Ftp FtpConnectionPtrOutput `pulumi:"ftp"`
-	// FTP host name (plain).
+	// Plain: the FTP host name, for configuration that must not be secret.
 	FtpHostName pulumi.StringPtrOutput `pulumi:"ftpHostName"`
-	// ftp://login:password@host/. Secret.
+	// Secret: ftp://login:password@host/ (percent-encoded).
 	FtpUrl pulumi.StringPtrOutput `pulumi:"ftpUrl"`
-	// The user's login name on the service. Secret.
+	// Secret: the login as the service returned it.
 	Name pulumi.StringPtrOutput `pulumi:"name"`
-	// The user's password. Secret.
+	// Secret: the user's password.
 	Password pulumi.StringPtrOutput `pulumi:"password"`
-	// As sent.
+	// The `persistPassword` input, as sent (`false` unless given).
 	PersistPassword pulumi.BoolOutput `pulumi:"persistPassword"`
-	// S3 credentials. Secret.
+	// Secret: S3-compatible API connection.
 	S3 S3ConnectionPtrOutput `pulumi:"s3"`
-	// S3 endpoint (plain).
+	// Plain: the S3 endpoint, for configuration that must not be secret.
 	S3Endpoint pulumi.StringPtrOutput `pulumi:"s3Endpoint"`
 	// State as recorded (JSON text). Secret.
 	Secrets pulumi.StringPtrOutput `pulumi:"secrets"`
-	// The user's state as the service reported it at creation.
+	// Account state at creation time (`New`).
 	State pulumi.StringPtrOutput `pulumi:"state"`
-	// Swift credentials. Secret.
+	// Secret: Swift-style API connection.
 	Swift SwiftConnectionPtrOutput `pulumi:"swift"`
-	// Swift endpoint (plain).
+	// Plain: the Swift endpoint, for configuration that must not be secret.
 	SwiftEndpoint pulumi.StringPtrOutput `pulumi:"swiftEndpoint"`
-	// The service's tasks for this user at creation.
+	// The service's `Tasks` at creation (an array, or a single object, both accepted).
 	Tasks TaskArrayOutput `pulumi:"tasks"`
-	// The service's user Id (also the resource id).
+	// The user's Id on the service; also the resource id.
 	UserId pulumi.IntPtrOutput `pulumi:"userId"`
 	// The requested login, as sent: the given userName, or the generated one.
 	UserName pulumi.StringOutput `pulumi:"userName"`
@@ -120,21 +120,21 @@ func StorageUserExists(ctx *pulumi.Context,
 }
 
 type storageUserArgs struct {
-	// Name of a connection (environment variables STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME>), for users on several services or accounts. Omitted: STORAGE_API_URL and STORAGE_ACCESS_TOKEN.
+	// Name of a connection, for users on several services or accounts in one program: in TypeScript an entry of the stack config object `storage:connections`, in the plugin the environment variables STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME>. Omitted: the default connection. A user never moves on its own (docs/lifecycle.md "Where a user lives").
 	Connection *string `pulumi:"connection"`
-	// Request member `PersistPassword`, sent as 1 or 0. Changing it creates a new user.
+	// Request member `PersistPassword`, sent as 1 or 0. The spec gives it no meaning; changing it creates a new user.
 	PersistPassword *bool `pulumi:"persistPassword"`
-	// The requested login. Left out, a name is generated on create (the resource name, "-", 7 random hex digits), kept on every update and new on every replace: that is how to rotate credentials (replacementTrigger).
+	// Requested login of the new user (request member `UserName`). Changing it creates a new user. Left out, a name is generated on create: the resource name, "-", 7 random hex digits, kept on every update and new on every replace, which is how to rotate credentials (docs/lifecycle.md "Rotation").
 	UserName *string `pulumi:"userName"`
 }
 
 // The set of arguments for constructing a StorageUser resource.
 type StorageUserArgs struct {
-	// Name of a connection (environment variables STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME>), for users on several services or accounts. Omitted: STORAGE_API_URL and STORAGE_ACCESS_TOKEN.
+	// Name of a connection, for users on several services or accounts in one program: in TypeScript an entry of the stack config object `storage:connections`, in the plugin the environment variables STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME>. Omitted: the default connection. A user never moves on its own (docs/lifecycle.md "Where a user lives").
 	Connection pulumi.StringPtrInput
-	// Request member `PersistPassword`, sent as 1 or 0. Changing it creates a new user.
+	// Request member `PersistPassword`, sent as 1 or 0. The spec gives it no meaning; changing it creates a new user.
 	PersistPassword pulumi.BoolPtrInput
-	// The requested login. Left out, a name is generated on create (the resource name, "-", 7 random hex digits), kept on every update and new on every replace: that is how to rotate credentials (replacementTrigger).
+	// Requested login of the new user (request member `UserName`). Changing it creates a new user. Left out, a name is generated on create: the resource name, "-", 7 random hex digits, kept on every update and new on every replace, which is how to rotate credentials (docs/lifecycle.md "Rotation").
 	UserName pulumi.StringPtrInput
 }
 
@@ -180,12 +180,12 @@ func (o StorageUserOutput) Account() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.Account }).(pulumi.StringPtrOutput)
 }
 
-// The service the user was created on.
+// The base URL of the service the user was created on (plain). Undefined for users created by 0.1.x (which did not record it) until `pulumi refresh` records it.
 func (o StorageUserOutput) BaseUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.BaseUrl }).(pulumi.StringPtrOutput)
 }
 
-// The connection's name, when given.
+// The connection name the user was last deployed with; undefined: the default one.
 func (o StorageUserOutput) Connection() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.Connection }).(pulumi.StringPtrOutput)
 }
@@ -195,52 +195,52 @@ func (o StorageUserOutput) CreationTaskId() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *StorageUser) pulumi.IntPtrOutput { return v.CreationTaskId }).(pulumi.IntPtrOutput)
 }
 
-// Name, password and the three connections below, endpoints included. Secret.
+// Secret: name, password and the three connections below, endpoints included.
 func (o StorageUserOutput) Credentials() CredentialsPtrOutput {
 	return o.ApplyT(func(v *StorageUser) CredentialsPtrOutput { return v.Credentials }).(CredentialsPtrOutput)
 }
 
-// The credentials as environment variables (AWS_ACCESS_KEY_ID, ...). Secret.
+// Secret: AWS_*, OS_* and FTP_* variables for applications.
 func (o StorageUserOutput) Env() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *StorageUser) pulumi.StringMapOutput { return v.Env }).(pulumi.StringMapOutput)
 }
 
-// FTP credentials. Secret.
+// Secret: FTP connection.
 func (o StorageUserOutput) Ftp() FtpConnectionPtrOutput {
 	return o.ApplyT(func(v *StorageUser) FtpConnectionPtrOutput { return v.Ftp }).(FtpConnectionPtrOutput)
 }
 
-// FTP host name (plain).
+// Plain: the FTP host name, for configuration that must not be secret.
 func (o StorageUserOutput) FtpHostName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.FtpHostName }).(pulumi.StringPtrOutput)
 }
 
-// ftp://login:password@host/. Secret.
+// Secret: ftp://login:password@host/ (percent-encoded).
 func (o StorageUserOutput) FtpUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.FtpUrl }).(pulumi.StringPtrOutput)
 }
 
-// The user's login name on the service. Secret.
+// Secret: the login as the service returned it.
 func (o StorageUserOutput) Name() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.Name }).(pulumi.StringPtrOutput)
 }
 
-// The user's password. Secret.
+// Secret: the user's password.
 func (o StorageUserOutput) Password() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.Password }).(pulumi.StringPtrOutput)
 }
 
-// As sent.
+// The `persistPassword` input, as sent (`false` unless given).
 func (o StorageUserOutput) PersistPassword() pulumi.BoolOutput {
 	return o.ApplyT(func(v *StorageUser) pulumi.BoolOutput { return v.PersistPassword }).(pulumi.BoolOutput)
 }
 
-// S3 credentials. Secret.
+// Secret: S3-compatible API connection.
 func (o StorageUserOutput) S3() S3ConnectionPtrOutput {
 	return o.ApplyT(func(v *StorageUser) S3ConnectionPtrOutput { return v.S3 }).(S3ConnectionPtrOutput)
 }
 
-// S3 endpoint (plain).
+// Plain: the S3 endpoint, for configuration that must not be secret.
 func (o StorageUserOutput) S3Endpoint() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.S3Endpoint }).(pulumi.StringPtrOutput)
 }
@@ -250,27 +250,27 @@ func (o StorageUserOutput) Secrets() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.Secrets }).(pulumi.StringPtrOutput)
 }
 
-// The user's state as the service reported it at creation.
+// Account state at creation time (`New`).
 func (o StorageUserOutput) State() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.State }).(pulumi.StringPtrOutput)
 }
 
-// Swift credentials. Secret.
+// Secret: Swift-style API connection.
 func (o StorageUserOutput) Swift() SwiftConnectionPtrOutput {
 	return o.ApplyT(func(v *StorageUser) SwiftConnectionPtrOutput { return v.Swift }).(SwiftConnectionPtrOutput)
 }
 
-// Swift endpoint (plain).
+// Plain: the Swift endpoint, for configuration that must not be secret.
 func (o StorageUserOutput) SwiftEndpoint() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.SwiftEndpoint }).(pulumi.StringPtrOutput)
 }
 
-// The service's tasks for this user at creation.
+// The service's `Tasks` at creation (an array, or a single object, both accepted).
 func (o StorageUserOutput) Tasks() TaskArrayOutput {
 	return o.ApplyT(func(v *StorageUser) TaskArrayOutput { return v.Tasks }).(TaskArrayOutput)
 }
 
-// The service's user Id (also the resource id).
+// The user's Id on the service; also the resource id.
 func (o StorageUserOutput) UserId() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *StorageUser) pulumi.IntPtrOutput { return v.UserId }).(pulumi.IntPtrOutput)
 }
