@@ -40,6 +40,7 @@ export const unitFiles = [
   "test/ledger-logic.test.ts",
   "test/package-contents.test.ts",
   "test/pending.test.ts",
+  "test/project-file.test.ts",
   "test/retry-policy.test.ts",
   "test/storage-config.test.ts",
 ];

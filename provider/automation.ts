@@ -13,6 +13,7 @@ import * as path from "node:path";
 import { assertStorageConfig, configKeys, connectionsKey, parseConnections, settingKeys } from "./connections";
 import { ConfigNotSecretError, errorCodes, StorageUserErrorCode } from "./errors";
 import { StorageUserWarningCode, warningCodes } from "./warnings";
+import { readProjectFile, stackConfigFile } from "./project-file";
 
 /** One failure or warning of a StorageUser (or its ledger, or the run's configuration). */
 export interface StorageUserDiagnostic<Code extends string> {
@@ -239,10 +240,9 @@ export interface StackLike {
  */
 export async function checkStackConfig(stack: StackLike): Promise<void> {
   const config = await stack.getAllConfig();
-  const projectFile = ["yaml", "yml"].map((ext) => path.join(stack.workspace.workDir, `Pulumi.${ext}`)).find((f) => fs.existsSync(f));
-  const project = projectFile && /^name:\s*["']?([^"'\s#]+)/m.exec(fs.readFileSync(projectFile, "utf8"))?.[1];
-  assertStorageConfig(Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v.value])), project);
-  const file = ["yaml", "yml"].map((ext) => path.join(stack.workspace.workDir, `Pulumi.${stack.name.split("/").pop()}.${ext}`)).find((f) => fs.existsSync(f));
+  const project = readProjectFile(stack.workspace.workDir);
+  assertStorageConfig(Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v.value])), project?.name);
+  const file = stackConfigFile(stack.workspace.workDir, stack.name, project);
   const where = file ? path.basename(file) : "the stack's config file";
   const token = config[configKeys.accessToken.key];
   if (token?.value && !token.secret) {

@@ -23,6 +23,7 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { PluginCannotStartError } from "../errors";
 import { perRun } from "./run-scope";
+import { readProjectFile } from "../project-file";
 
 /** What the plugin loads from its working directory, as paths inside a node_modules folder. */
 const needed = { "@pulumi/pulumi": "@pulumi/pulumi/cmd/dynamic-provider/index.js", "pulumi-storage-user": "pulumi-storage-user/package.json" };
@@ -42,23 +43,9 @@ function reachable(dir: string, file: string): boolean {
   return folders.some((f) => fs.existsSync(path.join(f, file)));
 }
 
-function projectMain(root: string): string | undefined {
-  for (const name of ["Pulumi.yaml", "Pulumi.yml"]) {
-    let text: string;
-    try {
-      text = fs.readFileSync(path.join(root, name), "utf8");
-    } catch {
-      continue;
-    }
-    const m = /^main:\s*(?:"([^"\n]*)"|'([^'\n]*)'|([^#\n]*?))\s*(?:#.*)?$/m.exec(text);
-    return m ? (m[1] ?? m[2] ?? m[3]) : undefined;
-  }
-  return undefined;
-}
-
 /** The plugin's working directory for a project file in `root`: getPwdMain's rule. */
 export function pluginDirOf(root: string): string {
-  const main = projectMain(root);
+  const main = readProjectFile(root)?.main;
   if (!main) return root;
   const full = path.resolve(root, main);
   try {
@@ -102,9 +89,7 @@ function inlineCliRoot(): string | undefined {
     }
     const flag = (name: string) => argv[argv.indexOf(name) + 1] ?? argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
     if (flag("--exec-kind") !== "auto.inline" || flag("--stack")?.split("/").pop() !== stack) continue;
-    const text = ["Pulumi.yaml", "Pulumi.yml"].map((n) => path.join(cwd, n)).find((f) => fs.existsSync(f));
-    const name = text && /^name:\s*["']?([^"'\n#]+?)["']?\s*(?:#.*)?$/m.exec(fs.readFileSync(text, "utf8"))?.[1];
-    if (name === project) found.add(cwd);
+    if (readProjectFile(cwd)?.name === project) found.add(cwd);
   }
   return found.size === 1 ? [...found][0] : undefined;
 }

@@ -19,6 +19,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ConfigNotSecretError } from "../errors";
 import { assertStorageConfig, configKeys, connectionsKey, parseConnections, settingKeys } from "../connections";
 import { projectRoot } from "./plugin-dir";
+import { readProjectFile, stackConfigFile } from "../project-file";
 import { perRun } from "./run-scope";
 
 interface RuntimeConfig {
@@ -47,16 +48,12 @@ function secretKeys(): string[] | undefined {
   }
 }
 
-/** This program's project file and `Pulumi.<stack>.yaml` (honouring `stackConfigDir`), where they can be found. */
+/** This program's project file and `Pulumi.<stack>.yaml`, where they can be found. */
 function configFiles(): { project?: string; stack?: string } {
   const root = projectRoot()?.root;
   if (!root) return {};
-  const stack = pulumi.getStack();
-  let dir = root;
-  const project = ["Pulumi.yaml", "Pulumi.yml"].map((name) => path.join(root, name)).find((f) => fs.existsSync(f));
-  const m = project && /^stackConfigDir:\s*["']?([^"'\n#]+?)["']?\s*(#.*)?$/m.exec(readText(project) ?? "");
-  if (m) dir = path.resolve(root, m[1]);
-  return { project, stack: ["yaml", "yml"].map((ext) => path.join(dir, `Pulumi.${stack}.${ext}`)).find((f) => fs.existsSync(f)) };
+  const project = readProjectFile(root);
+  return { project: project?.file, stack: stackConfigFile(root, pulumi.getStack(), project) };
 }
 
 function readText(file: string | undefined): string | undefined {
