@@ -5,7 +5,8 @@
  * the class's JSDoc and docs/outputs.md to it.
  */
 import { envOf, ftpUrlOf } from "./program/app-config";
-import { Account, creationTaskIdOf, Credentials, credentialsOf, Secrets, stored } from "./wire";
+import { Account, creationTaskIdOf, credentialsOf, Secrets, stored } from "./state";
+import type { Credentials } from "./wire";
 
 type Schema = Record<string, unknown>;
 const str: Schema = { type: "string" };

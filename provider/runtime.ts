@@ -5,5 +5,5 @@
  * Keep it thin; the logic lives in plugin/user-provider.ts.
  */
 export { configure, check, diff, create, update, read, remove, remove as delete } from "./plugin/user-provider";
-export { toOutputs } from "./wire";
-export type { StorageUserOutputs } from "./wire";
+export { toOutputs } from "./state";
+export type { StorageUserOutputs } from "./state";

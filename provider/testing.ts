@@ -9,7 +9,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
 import { defaults } from "./defaults";
 import { PREVIEW_MARK } from "./inputs";
-import { parseCreatedUser, toOutputs, UserInputs } from "./wire";
+import { parseCreatedUser, UserInputs } from "./wire";
+import { toOutputs } from "./state";
 
 /** The type token a StorageUser registers under (a dynamic resource of module `storage`). */
 export const storageUserType = "pulumi-nodejs:dynamic/storage:StorageUser";

@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { RecordedFailureError, StorageUserError } from "../provider/errors";
 import * as runtime from "../provider/runtime";
-import { creationTaskIdOf, credentialsOf } from "../provider/wire";
+import { creationTaskIdOf, credentialsOf } from "../provider/state";
 import { configure } from "../provider/plugin/settings";
 import { Clock, createUser } from "../provider/plugin/http/create-user";
 import { ApiServer, startApiServer } from "../server/api-server";
