@@ -4,6 +4,10 @@
  * path and these exported names are a contract with every `__provider` in users' state files.
  * Keep it thin; the logic lives in plugin/user-provider.ts.
  */
-export { configure, check, diff, create, update, read, remove, remove as delete } from "./plugin/user-provider";
+import { Settings } from "./plugin/settings";
+import { userProvider } from "./plugin/user-provider";
+
+export const { configure, check, diff, create, update, read, remove } = userProvider(new Settings());
+export { remove as delete };
 export { toOutputs } from "./state";
 export type { StorageUserOutputs } from "./state";

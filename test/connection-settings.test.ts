@@ -3,7 +3,7 @@
 // test/connections.test.ts runs named connections through the CLI.
 import { describe, expect, test } from "vitest";
 import { parseConnections, settingKeys } from "../provider/connections";
-import { configure, resolveAccessToken, resolveBaseUrl } from "../provider/plugin/settings";
+import { Settings } from "../provider/plugin/settings";
 
 describe("storage:connections as the plugin reads it (no CLI)", () => {
   test("entries are checked by name and key, values never echoed", () => {
@@ -22,17 +22,26 @@ describe("storage:connections as the plugin reads it (no CLI)", () => {
     const env = { STORAGE_API_URL_EU: "https://env.example.com", STORAGE_ACCESS_TOKEN_EU: "env-token" };
     Object.assign(process.env, env);
     try {
-      configure({ get: () => undefined });
-      expect(resolveBaseUrl("eu").href).toBe("https://env.example.com/");
-      expect(resolveAccessToken("eu")).toBe("env-token");
-      expect(() => resolveBaseUrl()).toThrow("[CONFIG_MISSING] no storage API address is configured");
+      const settings = new Settings();
+      settings.configure({ get: () => undefined });
+      expect(settings.resolveBaseUrl("eu").href).toBe("https://env.example.com/");
+      expect(settings.resolveAccessToken("eu")).toBe("env-token");
+      expect(() => settings.resolveBaseUrl()).toThrow("[CONFIG_MISSING] no storage API address is configured");
       const config: Record<string, string> = { "storage:connections": JSON.stringify({ eu: { baseUrl: "https://cfg.example.com/api" } }) };
-      configure({ get: (k) => config[k] });
-      expect(resolveBaseUrl("eu").href).toBe("https://cfg.example.com/api");
-      expect(resolveAccessToken("eu")).toBe("env-token");
-      expect(() => resolveBaseUrl("us")).toThrow("[CONFIG_MISSING] connection 'us' has no storage API address");
+      settings.configure({ get: (k) => config[k] });
+      expect(settings.resolveBaseUrl("eu").href).toBe("https://cfg.example.com/api");
+      expect(settings.resolveAccessToken("eu")).toBe("env-token");
+      expect(() => settings.resolveBaseUrl("us")).toThrow("[CONFIG_MISSING] connection 'us' has no storage API address");
     } finally {
       for (const k of Object.keys(env)) delete process.env[k];
     }
+  });
+
+  test("the package's plugin reads its own namespace, and each provider its own settings", () => {
+    const [dynamic, plugin] = [new Settings(), new Settings("storage-user")];
+    dynamic.configure({ get: (k) => ({ "storage:baseUrl": "https://dynamic.example.com" })[k] });
+    plugin.configure({ get: () => undefined });
+    expect(dynamic.resolveBaseUrl().href).toBe("https://dynamic.example.com/");
+    expect(() => plugin.resolveBaseUrl()).toThrow("[CONFIG_MISSING] no storage API address is configured: run `pulumi config set storage-user:baseUrl https://<api-host>`");
   });
 });

@@ -4,7 +4,6 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { RecordedFailureError, StorageUserError } from "../provider/errors";
 import * as runtime from "../provider/runtime";
 import { creationTaskIdOf, credentialsOf } from "../provider/state";
-import { configure } from "../provider/plugin/settings";
 import { Clock, createUser } from "../provider/plugin/http/create-user";
 import { ApiServer, startApiServer } from "../server/api-server";
 
@@ -12,7 +11,7 @@ const token = "client-test-token-42";
 let api: ApiServer;
 const PROVIDER = "exports.handler = () => ({});";
 
-const useConfig = (values: Record<string, string | undefined>) => configure({ get: (k) => values[k] });
+const useConfig = (values: Record<string, string | undefined>) => runtime.configure({ config: { get: (k: string) => values[k] } } as Parameters<typeof runtime.configure>[0]);
 const inputs = (extra: Record<string, unknown> = {}) => ({ userName: "app-prod", persistPassword: false, __provider: PROVIDER, ...extra });
 
 async function failure(p: Promise<unknown>): Promise<StorageUserError> {

@@ -1,60 +1,99 @@
 /**
- * The plugin's view of the configuration: what `configure` hands over from the stack, with the
- * environment as fallback, resolved per connection into a base URL and a token.
+ * The plugin side's configuration: what the stack config hands over, with the environment as
+ * fallback, resolved per connection into a base URL and a token. The keys are in connections.ts.
  */
 import { configErrors } from "../errors";
 import { neverShow } from "../redaction";
 import { configKeys, connectionsKey, Entry, parseConnections, SettingName, settingKeys } from "../connections";
 
-/**
- * Set by the package's own plugin (provider/yaml/plugin.ts), whose Configure carries only its own
- * namespace: the stack's settings are `<namespace>:baseUrl` and `<namespace>:accessToken`, and
- * named connections come from the environment only (several services: one explicit provider each).
- */
-let pluginNamespace: string | undefined;
-export function usePluginNamespace(namespace: string): void {
-  pluginNamespace = namespace;
-}
-
-let fromStack: { baseUrl?: string; accessToken?: string; connections?: Record<string, Entry>; connectionsError?: Error } | undefined;
+type Stack = { baseUrl?: string; accessToken?: string; connections?: Record<string, Entry>; connectionsError?: Error };
 
 /**
- * Called from the dynamic provider's `configure` hook. Must stay synchronous: the plugin
- * caches the provider before awaiting configure, so a concurrent call may run right after.
- * A malformed `storage:connections` is kept as an error for the calls that need it.
+ * One provider's settings: each entry (the dynamic provider's runtime.ts, the package's plugin)
+ * makes its own and hands it what its protocol delivers; nothing is shared between them.
  */
-export function configure(config: { get(key: string): string | undefined }): void {
-  baseUrls.clear();
-  let connections: Record<string, Entry> | undefined;
-  let connectionsError: Error | undefined;
-  try {
-    connections = parseConnections(config.get(connectionsKey));
-  } catch (err) {
-    connectionsError = err as Error;
-  }
-  fromStack = {
-    baseUrl: config.get(configKeys.baseUrl.key),
-    accessToken: config.get(configKeys.accessToken.key),
-    connections,
-    connectionsError,
-  };
-}
+export class Settings {
+  private fromStack: Stack | undefined;
+  /** Each connection's base URL (or why it has none), parsed once per configure: check and diff ask for every resource. */
+  private readonly baseUrls = new Map<string | undefined, URL | Error>();
 
-function lookup(which: SettingName, connection?: string): { value?: string; source: string; key: string; env: string; path: boolean } {
-  const keys = settingKeys(which, connection);
-  const { env, path } = keys;
-  // The plugin's keys: its own namespace; "" for a connection's, which it reads from the environment only.
-  const key = pluginNamespace === undefined ? keys.key : connection === undefined ? keys.key.replace(/^storage:/, `${pluginNamespace}:`) : "";
-  let stackValue: string | undefined;
-  if (connection === undefined) stackValue = fromStack?.[which];
-  else {
-    if (fromStack?.connectionsError) throw fromStack.connectionsError;
-    stackValue = fromStack?.connections?.[connection]?.[which];
+  /**
+   * @param namespace the package plugin's config namespace: its Configure carries only its own
+   * keys (`<namespace>:baseUrl`, `<namespace>:accessToken`), and named connections come from the
+   * environment only (several services: one explicit provider each). Absent: the dynamic
+   * provider, which reads `storage:*`.
+   */
+  constructor(private readonly namespace?: string) {}
+
+  /**
+   * The stack config (the dynamic provider's `configure` hook, or the plugin's Configure). Must
+   * stay synchronous: the dynamic-provider plugin caches the provider before awaiting configure,
+   * so a concurrent call may run right after. A malformed `storage:connections` is kept as an
+   * error for the calls that need it.
+   */
+  configure(config: { get(key: string): string | undefined }): void {
+    this.baseUrls.clear();
+    let connections: Record<string, Entry> | undefined;
+    let connectionsError: Error | undefined;
+    try {
+      connections = parseConnections(config.get(connectionsKey));
+    } catch (err) {
+      connectionsError = err as Error;
+    }
+    this.fromStack = { baseUrl: config.get(configKeys.baseUrl.key), accessToken: config.get(configKeys.accessToken.key), connections, connectionsError };
   }
-  if (stackValue !== undefined && stackValue !== "") return { value: stackValue, source: key, key, env, path };
-  const envValue = process.env[env];
-  if (envValue !== undefined && envValue !== "") return { value: envValue, source: env, key, env, path };
-  return { source: key, key, env, path };
+
+  private lookup(which: SettingName, connection?: string): { value?: string; source: string; key: string; env: string; path: boolean } {
+    const keys = settingKeys(which, connection);
+    const { env, path } = keys;
+    // The plugin's keys: its own namespace; "" for a connection's, which it reads from the environment only.
+    const key = this.namespace === undefined ? keys.key : connection === undefined ? keys.key.replace(/^storage:/, `${this.namespace}:`) : "";
+    let stackValue: string | undefined;
+    if (connection === undefined) stackValue = this.fromStack?.[which];
+    else {
+      if (this.fromStack?.connectionsError) throw this.fromStack.connectionsError;
+      stackValue = this.fromStack?.connections?.[connection]?.[which];
+    }
+    if (stackValue !== undefined && stackValue !== "") return { value: stackValue, source: key, key, env, path };
+    const envValue = process.env[env];
+    if (envValue !== undefined && envValue !== "") return { value: envValue, source: env, key, env, path };
+    return { source: key, key, env, path };
+  }
+
+  /** The base URL, or an error naming the key and the fix. Never needs the token. */
+  resolveBaseUrl(connection?: string): URL {
+    let url = this.baseUrls.get(connection);
+    if (url === undefined) {
+      const { value, source, key, env, path } = this.lookup("baseUrl", connection);
+      try {
+        if (value === undefined) throw configErrors.missing("address", connection, key, env, path);
+        url = parseBaseUrl(value, source);
+      } catch (err) {
+        url = err as Error;
+      }
+      this.baseUrls.set(connection, url);
+    }
+    if (url instanceof Error) throw url;
+    return url;
+  }
+
+  resolveAccessToken(connection?: string): string {
+    const { value, source, key, env, path } = this.lookup("accessToken", connection);
+    if (value === undefined) throw configErrors.missing("access token", connection, key, env, path);
+    neverShow(value);
+    if (/[\r\n\0]/.test(value) || value.trim() !== value) throw configErrors.tokenWhitespace(source);
+    return value;
+  }
+
+  /** Each setting with the config key or environment variable it was read from, for the hints in errors. */
+  resolve(connection?: string): { baseUrl: URL; accessToken: string; baseUrlSource: string; accessTokenSource: string } {
+    return {
+      baseUrl: this.resolveBaseUrl(connection),
+      accessToken: this.resolveAccessToken(connection),
+      baseUrlSource: this.lookup("baseUrl", connection).source,
+      accessTokenSource: this.lookup("accessToken", connection).source,
+    };
+  }
 }
 
 /**
@@ -76,26 +115,6 @@ export function declaredNewAddress(): string | undefined {
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
-/** Each connection's base URL (or why it has none), parsed once per configure: check and diff ask for every resource. */
-const baseUrls = new Map<string | undefined, URL | Error>();
-
-/** The base URL, or an error naming the key and the fix. Never needs the token. */
-export function resolveBaseUrl(connection?: string): URL {
-  let url = baseUrls.get(connection);
-  if (url === undefined) {
-    const { value, source, key, env, path } = lookup("baseUrl", connection);
-    try {
-      if (value === undefined) throw configErrors.missing("address", connection, key, env, path);
-      url = parseBaseUrl(value, source);
-    } catch (err) {
-      url = err as Error;
-    }
-    baseUrls.set(connection, url);
-  }
-  if (url instanceof Error) throw url;
-  return url;
-}
-
 export function parseBaseUrl(raw: string, source: string = configKeys.baseUrl.key): URL {
   let url: URL;
   try {
@@ -108,22 +127,4 @@ export function parseBaseUrl(raw: string, source: string = configKeys.baseUrl.ke
   if (url.username || url.password) throw configErrors.userInfo(source);
   if (url.search || url.hash) throw configErrors.queryOrFragment(source);
   return url;
-}
-
-export function resolveAccessToken(connection?: string): string {
-  const { value, source, key, env, path } = lookup("accessToken", connection);
-  if (value === undefined) throw configErrors.missing("access token", connection, key, env, path);
-  neverShow(value);
-  if (/[\r\n\0]/.test(value) || value.trim() !== value) throw configErrors.tokenWhitespace(source);
-  return value;
-}
-
-/** Each setting with the config key or environment variable it was read from, for the hints in errors. */
-export function resolveSettings(connection?: string): { baseUrl: URL; accessToken: string; baseUrlSource: string; accessTokenSource: string } {
-  return {
-    baseUrl: resolveBaseUrl(connection),
-    accessToken: resolveAccessToken(connection),
-    baseUrlSource: lookup("baseUrl", connection).source,
-    accessTokenSource: lookup("accessToken", connection).source,
-  };
 }

@@ -11,15 +11,24 @@ import { UserInputs, withDefaults } from "../wire";
 import { Account, needsUpgrade, stored, toOutputs, upgradeOutputs } from "../state";
 import { warnAbout } from "./engine-log";
 import { createUser } from "./http/create-user";
-import { configure as configureSettings, declaredNewAddress, resolveBaseUrl, resolveSettings } from "./settings";
+import { declaredNewAddress, Settings } from "./settings";
 
 type Props = Record<string, unknown> & { __provider?: string; __failure?: FailureRecord };
 
-export function configure(req: dynamic.ConfigureRequest): void {
-  configureSettings(req.config);
+/** The lifecycle over one provider's settings: what each entry (runtime.ts, the package's plugin) serves. */
+export function userProvider(settings: Settings) {
+  return {
+    configure: (req: dynamic.ConfigureRequest) => settings.configure(req.config),
+    check: (olds: Props, news: Props) => check(settings, olds, news),
+    diff: (id: string, olds: Props, news: Props) => diff(settings, id, olds, news),
+    create: (inputs: Props) => create(settings, inputs),
+    update: (id: string, olds: Props, news: Props) => update(settings, id, olds, news),
+    read: (id: string, props: Props) => read(settings, id, props),
+    remove,
+  };
 }
 
-export async function check(olds: Props, raw: Props): Promise<dynamic.CheckResult> {
+async function check(settings: Settings, olds: Props, raw: Props): Promise<dynamic.CheckResult> {
   const userName = userNameOf(olds, raw);
   // The preview mark has done its work: it never reaches diff, create or state.
   const { [PREVIEW_MARK]: _mark, ...given } = raw;
@@ -28,7 +37,7 @@ export async function check(olds: Props, raw: Props): Promise<dynamic.CheckResul
   const connection = news.connection;
   if (connection !== UNKNOWN && !failures.some((f) => f.property === "connection")) {
     try {
-      resolveBaseUrl(connection as string | undefined);
+      settings.resolveBaseUrl(connection as string | undefined);
     } catch (err) {
       // Not an input of the resource: an empty property, or the engine prints "value {<nil>}".
       failures.push({ property: connection === undefined ? "" : "connection", reason: (err as Error).message });
@@ -40,10 +49,10 @@ export async function check(olds: Props, raw: Props): Promise<dynamic.CheckResul
 const replaceable = ["userName", "persistPassword"] as const;
 
 /** The base URL a connection points at now, or undefined when unknown or not configured. */
-function currentService(connection: unknown): string | undefined {
+function currentService(settings: Settings, connection: unknown): string | undefined {
   if (connection === UNKNOWN) return undefined;
   try {
-    return resolveBaseUrl(connection as string | undefined).href;
+    return settings.resolveBaseUrl(connection as string | undefined).href;
   } catch {
     return undefined;
   }
@@ -57,12 +66,12 @@ const recordedService = (props: Props): string | undefined => {
 
 const refOf = (id: string, props: Props, urn?: unknown) => ({ id, userName: String(props.userName), service: recordedService(props), urn });
 
-export async function diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
+async function diff(settings: Settings, id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
   const [before, after] = [withDefaults(olds), withDefaults(news)];
   // There is no update call: any change of what was sent means a new user.
   const replaces = replaceable.filter((k) => news[k] === UNKNOWN || before[k] !== after[k]);
   const user = refOf(id, olds, news.__urn);
-  const now = currentService(news.connection);
+  const now = currentService(settings, news.connection);
   const label = connectionLabel(news.connection as string | undefined);
   const oldConnection = typeof olds.connection === "string" ? olds.connection : undefined;
   const renamed = news.connection === UNKNOWN || oldConnection !== (news.connection ?? undefined);
@@ -109,9 +118,9 @@ function record(inputs: UserInputs & Props, baseUrl: string, failure: Omit<Failu
   }, cause);
 }
 
-export async function create(raw: Props): Promise<dynamic.CreateResult> {
+async function create(settingsOf: Settings, raw: Props): Promise<dynamic.CreateResult> {
   const inputs = withDefaults(raw as unknown as UserInputs & Props);
-  const settings = resolveSettings(inputs.connection);
+  const settings = settingsOf.resolve(inputs.connection);
   const deadline = Date.now() + (inputs.__createTimeoutMs ?? defaults.createTimeoutMs);
   const outcome = await createUser({ ...settings, userName: inputs.userName, persistPassword: inputs.persistPassword, deadline });
   const baseUrl = settings.baseUrl;
@@ -129,10 +138,10 @@ export async function create(raw: Props): Promise<dynamic.CreateResult> {
  * no API call, the user stays on the service it was created on (diff warns if the new
  * connection points elsewhere).
  */
-export async function update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
+async function update(settings: Settings, id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
   if (olds.__failure) throw repeatedFailure(id, olds.__failure, { ...olds, __provider: news.__provider });
   const { __provider: _p, connection: _c, ...outs } = upgradeOutputs(olds);
-  const now = currentService(news.connection);
+  const now = currentService(settings, news.connection);
   // Re-recorded only when STORAGE_SERVICE_NEW_ADDRESS names the new address (see diff).
   const account = stored<Account>(outs.account);
   if (now !== undefined && account?.baseUrl !== undefined && now === declaredNewAddress()) outs.account = JSON.stringify({ ...account, baseUrl: now });
@@ -146,11 +155,11 @@ export async function update(id: string, olds: Props, news: Props): Promise<dyna
  * connection had at the last `pulumi up` (refresh configures the provider from state, not from
  * today's config), with a warning. A recorded address is never changed here.
  */
-export async function read(id: string, props: Props): Promise<dynamic.ReadResult> {
+async function read(settings: Settings, id: string, props: Props): Promise<dynamic.ReadResult> {
   const { __provider: _p, ...outs } = props;
   if (props.__failure || recordedService(props) !== undefined) return { id, props: outs };
   const connection = typeof props.connection === "string" ? props.connection : undefined;
-  const now = currentService(connection);
+  const now = currentService(settings, connection);
   if (now === undefined) return { id, props: outs };
   await warnAbout(props.__urn, "SERVICE_RECORDED", serviceRecordedWarning(refOf(id, props), connectionLabel(connection), now));
   // Kept in the shape it has: a refresh is no registration, so a key new to this resource
@@ -160,6 +169,6 @@ export async function read(id: string, props: Props): Promise<dynamic.ReadResult
 }
 
 /** The API has no delete call: the user stays on the service; say so, as a warning of that user, by name. */
-export async function remove(id: string, props: Props): Promise<void> {
+async function remove(id: string, props: Props): Promise<void> {
   await warnAbout(props.__urn, "USER_LEFT_STACK", leftStackWarning(refOf(id, props), !!props.__failure));
 }

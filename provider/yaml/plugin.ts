@@ -13,9 +13,9 @@
  * [CODE] messages, same state shape plus typed outputs derived from it.
  */
 import * as provider from "@pulumi/pulumi/provider";
-import * as user from "../plugin/user-provider";
+import { userProvider } from "../plugin/user-provider";
 import { configKeys } from "../connections";
-import { usePluginNamespace } from "../plugin/settings";
+import { Settings } from "../plugin/settings";
 import { createTimeoutsMs, receiveConfigure, settingsOf } from "./configure";
 import { outputsOf, toEngine, fromEngine } from "./outputs";
 import { schema } from "./schema";
@@ -27,12 +27,12 @@ type Props = Record<string, unknown>;
 // (STORAGE_API_URL, STORAGE_ACCESS_TOKEN); named connections from the environment only.
 // Until Configure arrives, the environment alone.
 const namespace = schema.name;
-usePluginNamespace(namespace);
-user.configure({ config: { get: () => undefined } } as never);
+const settings = new Settings(namespace);
+const user = userProvider(settings);
 receiveConfigure((values) => {
   const { baseUrl, accessToken } = settingsOf(values, namespace);
   const fromStack: Record<string, string | undefined> = { [configKeys.baseUrl.key]: baseUrl, [configKeys.accessToken.key]: accessToken };
-  user.configure({ config: { get: (key: string) => fromStack[key] } } as never);
+  settings.configure({ get: (key: string) => fromStack[key] });
 });
 
 // From dist/provider/yaml/, where the plugin runs.
