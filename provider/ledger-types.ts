@@ -7,7 +7,7 @@
  * {@link ForgottenUser}.
  */
 // A type alias of an object type, not an interface: it then stays assignable to index-signature
-// types such as Record<string, unknown>, as the alias of `Pick<…>` it replaced was.
+// types such as Record<string, unknown>.
 export type TrackedUser = {
   /** Resource id: the service's user Id, or `unconfirmed-…` for a create that never confirmed. */
   id: string;
