@@ -11,7 +11,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { assertStorageConfig, configKeys, connectionsKey, parseConnections, settingKeys } from "./connections";
-import { ConfigNotSecretError, errorCodes, StorageUserErrorCode } from "./errors";
+import { errorCodes, StorageUserError, StorageUserErrorCode } from "./errors";
 import { StorageUserWarningCode, warningCodes } from "./warnings";
 import { readProjectFile, stackConfigFile } from "./project-file";
 
@@ -175,7 +175,7 @@ export type ConfigMapLike = Record<
 
 const plainToken = (connection?: string) => {
   const k = settingKeys("accessToken", connection);
-  return new ConfigNotSecretError(k.key, "the config about to be set", k.path, k.env, false, true);
+  return new StorageUserError("CONFIG_NOT_SECRET", { key: k.key, where: "the config about to be set", path: k.path, env: k.env, inline: true });
 };
 
 /** Sets `value` at the dot-separated `segments` of `tree` (the part of Pulumi's path syntax config keys here use). */
@@ -247,7 +247,7 @@ export async function checkStackConfig(stack: StackLike): Promise<void> {
   const token = config[configKeys.accessToken.key];
   if (token?.value && !token.secret) {
     const k = settingKeys("accessToken");
-    throw new ConfigNotSecretError(k.key, where, k.path, k.env, false, true);
+    throw new StorageUserError("CONFIG_NOT_SECRET", { key: k.key, where, path: k.path, env: k.env, inline: true });
   }
   const entry = config[connectionsKey];
   const text = file ? fs.readFileSync(file, "utf8") : "";
@@ -255,7 +255,7 @@ export async function checkStackConfig(stack: StackLike): Promise<void> {
     // Short values could appear in the file by coincidence; real tokens are longer.
     if (c.accessToken && (!entry.secret || (c.accessToken.length >= 8 && text.includes(c.accessToken)))) {
       const k = settingKeys("accessToken", name);
-      throw new ConfigNotSecretError(k.key, where, k.path, k.env, false, true);
+      throw new StorageUserError("CONFIG_NOT_SECRET", { key: k.key, where, path: k.path, env: k.env, inline: true });
     }
   }
 }

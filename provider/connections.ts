@@ -4,7 +4,7 @@
  * by entry. The program checks that tokens are secret (program/stack-config.ts); the plugin
  * resolves them (plugin/settings.ts).
  */
-import { configErrors, reasons } from "./errors";
+import { argumentReasons, StorageUserError } from "./errors";
 
 /** Stack config keys and their environment fallbacks. Stack config wins over the environment. */
 export const configKeys = {
@@ -58,16 +58,16 @@ export function parseConnections(raw: string | undefined): Record<string, Entry>
   } catch {
     value = undefined;
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw configErrors.connectionsNotObject(connectionsKey);
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new StorageUserError("CONFIG_INVALID", { problem: "connectionsNotObject", key: connectionsKey });
   const out: Record<string, Entry> = {};
   for (const [name, entry] of Object.entries(value as Record<string, unknown>)) {
-    if (!CONNECTION_NAME.test(name)) throw configErrors.badConnectionName(connectionsKey, name);
-    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) throw configErrors.entryNotObject(`${connectionsKey}.${name}`);
+    if (!CONNECTION_NAME.test(name)) throw new StorageUserError("CONFIG_INVALID", { problem: "badConnectionName", key: connectionsKey, name });
+    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) throw new StorageUserError("CONFIG_INVALID", { problem: "entryNotObject", entry: `${connectionsKey}.${name}` });
     const unknown = Object.keys(entry).filter((k) => k !== "baseUrl" && k !== "accessToken");
-    if (unknown.length > 0) throw configErrors.unknownEntryKeys(`${connectionsKey}.${name}`, unknown);
+    if (unknown.length > 0) throw new StorageUserError("CONFIG_INVALID", { problem: "unknownEntryKeys", entry: `${connectionsKey}.${name}`, keys: unknown });
     for (const k of ["baseUrl", "accessToken"] as const) {
       const v = (entry as Record<string, unknown>)[k];
-      if (v !== undefined && typeof v !== "string") throw configErrors.entryValueNotString(`${connectionsKey}.${name}.${k}`, k === "accessToken");
+      if (v !== undefined && typeof v !== "string") throw new StorageUserError("CONFIG_INVALID", { problem: "entryValueNotString", key: `${connectionsKey}.${name}.${k}`, secret: k === "accessToken" });
     }
     out[name] = entry as Entry;
   }
@@ -84,9 +84,9 @@ export function parseConnections(raw: string | undefined): Record<string, Entry>
  */
 export function assertStorageConfig(values: Record<string, string | undefined>, project: string | undefined): void {
   const unknown = unknownStorageKeys(Object.keys(values), project);
-  if (unknown.length > 0) throw configErrors.unknownKeys(unknown);
+  if (unknown.length > 0) throw new StorageUserError("CONFIG_INVALID", { problem: "unknownKeys", keys: unknown });
   for (const { key } of Object.values(configKeys)) {
-    if (isStructured(values[key])) throw configErrors.settingNotString(key, key === configKeys.accessToken.key);
+    if (isStructured(values[key])) throw new StorageUserError("CONFIG_INVALID", { problem: "settingNotString", key, secret: key === configKeys.accessToken.key });
   }
   parseConnections(values[connectionsKey]);
 }
@@ -104,6 +104,6 @@ function isStructured(value: string | undefined): boolean {
 
 /** A connection name given as the `connection` argument, or a reason it is not one. */
 export function checkConnectionName(value: unknown): string | undefined {
-  if (typeof value !== "string") return reasons.connectionNotString(connectionsKey, value);
-  return CONNECTION_NAME.test(value) ? undefined : reasons.notAConnectionName(value);
+  if (typeof value !== "string") return argumentReasons.connectionNotString(connectionsKey, value);
+  return CONNECTION_NAME.test(value) ? undefined : argumentReasons.notAConnectionName(value);
 }

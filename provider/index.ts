@@ -9,9 +9,7 @@ export { envOf, ftpUrlOf } from "./program/app-config";
 export { StorageUserLedger, StorageUserLedgerArgs, LedgerEntry } from "./program/ledger";
 export type { ForgottenUser, TrackedUser } from "./ledger-types";
 export { defaults } from "./defaults";
-export { StorageUserError, InvalidInputError, ConfigMissingError, ConfigInvalidError, ConfigNotSecretError, UnsupportedOptionError } from "./errors";
-export { UnauthorizedError, EndpointNotFoundError, NameTakenError, RejectedError, RedirectRefusedError, UnreachableError } from "./errors";
-export { RetriesExhaustedError, RecordedFailureError, ImportUnsupportedError, PluginCannotStartError, errorCodes } from "./errors";
+export { StorageUserError, errorCodes } from "./errors";
 export type { StorageUserErrorCode } from "./errors";
 export { warningCodes } from "./warnings";
 export type { StorageUserWarningCode } from "./warnings";
@@ -21,5 +19,5 @@ export type { ConfigMapLike, EngineEventLike, StackLike, StorageUserDiagnostic, 
 /** For programs that read StorageUser outputs through a StackReference without a StorageUser: see docs/failure-modes.md "Debug output". */
 export { redactResponseDumps } from "./program/debug-redaction";
 /** After a force-stopped `up`: the StorageUser creates left pending, users that may exist unrecorded (docs/failure-modes.md); also the bin `pulumi-storage-user pending`. */
-export { pendingStorageUsers, formatPendingStorageUser, PendingInputError } from "./pending";
+export { pendingStorageUsers, formatPendingStorageUser } from "./pending";
 export type { PendingStatus, PendingStorageUser, DeploymentLike } from "./pending";

@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { defaults } from "./defaults";
 import { checkConnectionName } from "./connections";
-import { reasons } from "./errors";
+import { argumentReasons } from "./errors";
 
 /** The value the engine sends for inputs that are not known yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -29,13 +29,13 @@ export interface Failure {
  */
 export function checkUserName(value: unknown): string | undefined {
   if (value === UNKNOWN) return undefined;
-  if (typeof value !== "string") return reasons.userNameNotString(value);
-  if (value.length === 0) return reasons.userNameEmpty;
-  if (value.trim() === "") return reasons.userNameBlank;
-  if (value.trim() !== value) return reasons.userNameSpaces(value.trim());
+  if (typeof value !== "string") return argumentReasons.userNameNotString(value);
+  if (value.length === 0) return argumentReasons.userNameEmpty;
+  if (value.trim() === "") return argumentReasons.userNameBlank;
+  if (value.trim() !== value) return argumentReasons.userNameSpaces(value.trim());
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value)) return reasons.userNameControl;
-  if (value.length > defaults.maxUserNameLength) return reasons.userNameLong(value.length, defaults.maxUserNameLength);
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value)) return argumentReasons.userNameControl;
+  if (value.length > defaults.maxUserNameLength) return argumentReasons.userNameLong(value.length, defaults.maxUserNameLength);
   return undefined;
 }
 
@@ -76,7 +76,7 @@ export function userNameOf(olds: Record<string, unknown>, news: Record<string, u
 
 export function checkPersistPassword(value: unknown): string | undefined {
   if (value === undefined || value === UNKNOWN || typeof value === "boolean") return undefined;
-  return reasons.notABoolean(value, defaults.persistPassword);
+  return argumentReasons.notABoolean(value, defaults.persistPassword);
 }
 
 /**
@@ -87,7 +87,7 @@ export function checkPersistPassword(value: unknown): string | undefined {
 export function unknownArgFailures(names: string[], listAccepted = true): Failure[] {
   return names
     .filter((key) => !(argNames as readonly string[]).includes(key) && !internalNames.has(key))
-    .map((property) => ({ property, reason: reasons.notAnArgument(listAccepted ? argNames : undefined) }));
+    .map((property) => ({ property, reason: argumentReasons.notAnArgument(listAccepted ? argNames : undefined) }));
 }
 
 /** Failures of the values present (a userName left out is generated: see userNameOf). */

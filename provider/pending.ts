@@ -4,6 +4,7 @@
 // pending operation's inputs, and nowhere else once the next `up` has dropped the operation.
 // Plain data in, plain data out: no Pulumi SDK, so the bin starts fast and services can call it
 // on what `stack.exportStack()` returns.
+import { StorageUserError } from "./errors";
 
 /** Type token of StorageUser resources (`pulumi-nodejs:dynamic/<module>:<name>`). */
 const STORAGE_USER_TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";
@@ -67,31 +68,22 @@ export type DeploymentLike =
       };
     };
 
-/** Thrown when the input is not a deployment in any accepted shape. */
-export class PendingInputError extends Error {
-  /** Always `PENDING_INPUT_UNREADABLE`, the `[CODE]` its message starts with. */
-  readonly code = "PENDING_INPUT_UNREADABLE";
-  constructor(what: string) {
-    super(
-      `[PENDING_INPUT_UNREADABLE] ${what}: pass the output of \`pulumi stack export\`, of the Automation API's stack.exportStack(), or a checkpoint file of a file backend (.pulumi/stacks, .pulumi/history, .pulumi/backups)`,
-    );
-    this.name = "PendingInputError";
-  }
-}
+/** The error for an input that is not a deployment in any accepted shape. */
+const unreadable = (problem: "notAnObject" | "unknownShape" | "pendingNotAList" | "nothingGiven") => new StorageUserError("PENDING_INPUT_UNREADABLE", { problem });
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isSecret = (v: unknown) => isObject(v) && SECRET_SIG in v;
 
 /** The deployment object inside any accepted shape. */
 function deploymentOf(input: unknown): Record<string, unknown> {
-  if (!isObject(input)) throw new PendingInputError("the input is not a JSON object");
+  if (!isObject(input)) throw unreadable("notAnObject");
   if (isObject(input.deployment)) return input.deployment;
   if (isObject(input.checkpoint)) {
     // An empty stack's checkpoint has no `latest`: nothing pending.
     return isObject(input.checkpoint.latest) ? input.checkpoint.latest : {};
   }
   if ("pending_operations" in input || "resources" in input || "manifest" in input) return input;
-  throw new PendingInputError("the input has neither `deployment`, `checkpoint` nor `resources`/`pending_operations`");
+  throw unreadable("unknownShape");
 }
 
 type Found = Omit<PendingStorageUser, "status">;
@@ -99,7 +91,7 @@ type Found = Omit<PendingStorageUser, "status">;
 /** The pending StorageUser creates of one deployment. */
 function pendingIn(d: Record<string, unknown>): Found[] {
   const ops = d.pending_operations ?? [];
-  if (!Array.isArray(ops)) throw new PendingInputError("`pending_operations` is not a list");
+  if (!Array.isArray(ops)) throw unreadable("pendingNotAList");
   const out: Found[] = [];
   for (const op of ops as OperationLike[]) {
     if (!isObject(op) || op.type !== "creating" || !isObject(op.resource)) continue;
@@ -143,11 +135,11 @@ const timeOf = (d: Record<string, unknown>) => (isObject(d.manifest) && typeof d
  * comes back as undefined. Pending `updating` and `deleting` operations are not listed: a
  * StorageUser's update and delete make no API call.
  *
- * @throws PendingInputError (`[PENDING_INPUT_UNREADABLE]`) when an input is no deployment.
+ * @throws StorageUserError `PENDING_INPUT_UNREADABLE` when an input is no deployment.
  */
 export function pendingStorageUsers(deployments: DeploymentLike | unknown, options: { dealtWith?: Iterable<string> } = {}): PendingStorageUser[] {
   const all = (Array.isArray(deployments) ? deployments : [deployments]).map(deploymentOf);
-  if (all.length === 0) throw new PendingInputError("no deployment was given");
+  if (all.length === 0) throw unreadable("nothingGiven");
   const newest = all.reduce((a, b) => (timeOf(b) >= timeOf(a) ? b : a));
   const recorded = recordedUsers(newest);
   const dealtWith = new Set([...(options.dealtWith ?? [])].map((line) => line.split("\t")[0].trim()).filter((n) => n !== ""));

@@ -1,7 +1,7 @@
 // The provider's methods, in-process, against the real local API server: wire format, retries,
 // error codes and the partial-failure records. The real CLI path is covered by the e2e files.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { RecordedFailureError, StorageUserError } from "../provider/errors";
+import { RecordedFailure, StorageUserError } from "../provider/errors";
 import * as runtime from "../provider/runtime";
 import { creationTaskIdOf, credentialsOf } from "../provider/state";
 import { Clock, createUser } from "../provider/plugin/http/create-user";
@@ -236,8 +236,8 @@ describe("sent but unanswered: recorded, never retried", () => {
     const before = { attempts: api.createAttempts, users: api.users.length };
     api.inject(fault);
     const err = await failure(runtime.create(inputs({ userName })));
-    expect(err).toBeInstanceOf(RecordedFailureError);
-    const rec = err as RecordedFailureError;
+    const rec = err as RecordedFailure;
+    expect(rec.reasons).toEqual([rec.message]); // the reasons the engine records with it
     expect(rec.code).toBe("OUTCOME_UNKNOWN");
     expect(rec.message).toContain(`may have been created`);
     expect(rec.message).toContain("pulumi up --replace");
@@ -267,7 +267,7 @@ describe("created but unusable: recorded under the real Id", () => {
   ] as const)("%s -> RESPONSE_UNUSABLE", async (_what, fault, problem) => {
     const userName = fresh();
     api.inject(fault);
-    const err = (await failure(runtime.create(inputs({ userName })))) as RecordedFailureError;
+    const err = (await failure(runtime.create(inputs({ userName })))) as RecordedFailure;
     const u = api.users.find((x) => x.Name === userName)!;
     expect(err.code).toBe("RESPONSE_UNUSABLE");
     expect(err.message).toContain(problem);
@@ -287,7 +287,7 @@ describe("created but unusable: recorded under the real Id", () => {
       __provider: "old",
       __failure: { code: "OUTCOME_UNKNOWN", what: "the answer was lost", todo: "check the service", at: "2026-01-01T00:00:00Z" },
     };
-    const err = (await failure(runtime.update("unconfirmed-1", recorded, { ...recorded, __provider: "new" }))) as RecordedFailureError;
+    const err = (await failure(runtime.update("unconfirmed-1", recorded, { ...recorded, __provider: "new" }))) as RecordedFailure;
     expect(err.id).toBe("unconfirmed-1");
     expect(err.properties.__provider).toBe("new");
     expect(err.message).toBe("[OUTCOME_UNKNOWN] the answer was lost (recorded 2026-01-01T00:00:00Z; Pulumi will not create it again on its own): check the service");

@@ -1,84 +1,134 @@
-// Every error class, table-driven: its code, the message template `[CODE] what happened: what to
-// do`, the cause kept, and no secret in the message even when the outside text it quotes (an API
-// error body, an undici error, a Location header, a last answer) carries the token.
+// The one error type, table-driven over every message of the catalogue: its code, the message
+// template `[CODE] what happened: what to do`, the cause kept, and no secret in the message or the
+// details even when the outside text it quotes (an API error body, an undici error, a Location
+// header, a last answer) carries the token. Every code has its message and its row in
+// docs/errors.md, and nothing else has.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { describe, expect, test } from "vitest";
 import * as errors from "../provider/errors";
-import { configErrors, refusals, StorageUserError } from "../provider/errors";
+import { ErrorArgs, errorCodes, errorMessages, errorText, recordedFailure, StorageUserError } from "../provider/errors";
 import { neverShow, quote, redact } from "../provider/redaction";
+import { repoRoot } from "../scripts/toolchain";
 
 const token = "errors-test-token-0123456789";
 neverShow(token);
 const echo = `bad header Authorization: ${token}`;
 const cause = new Error("underlying");
-const failure = { code: "OUTCOME_UNKNOWN", what: "w", todo: "t", at: "2026-01-01T00:00:00Z" } as const;
+const failure = { problem: "recorded", what: "w", todo: "t", at: "2026-01-01T00:00:00Z" } as const;
+const service = "https://api.storage.example.com/";
+const url = "https://api.example.test/storage/users";
 
-const cases: Array<[string, StorageUserError, string, unknown?]> = [
-  ["StorageUserError", new errors.StorageUserError("REJECTED", "what", "todo", cause), "REJECTED", cause],
-  ["InvalidInputError", new errors.InvalidInputError("bad", "fix it"), "INVALID_INPUT"],
-  ["ConfigMissingError", new errors.ConfigMissingError("absent", "set it"), "CONFIG_MISSING"],
-  ["ConfigInvalidError", new errors.ConfigInvalidError("malformed", "fix it"), "CONFIG_INVALID"],
-  ["ConfigNotSecretError", new errors.ConfigNotSecretError("storage:connections.eu.accessToken", "Pulumi.dev.yaml", true, "STORAGE_ACCESS_TOKEN_EU"), "CONFIG_NOT_SECRET"],
-  ["UnsupportedOptionError", new errors.UnsupportedOptionError("app", "deleteBeforeReplace", "why", "todo"), "INVALID_INPUT"],
-  ["UnauthorizedError", new errors.UnauthorizedError(401, echo), "UNAUTHORIZED"],
-  ["EndpointNotFoundError", new errors.EndpointNotFoundError(404, "https://api.example.test/storage/users"), "ENDPOINT_NOT_FOUND"],
-  ["NameTakenError", new errors.NameTakenError("app-prod", echo), "NAME_TAKEN"],
-  ["RejectedError", new errors.RejectedError(400, echo), "REJECTED"],
-  ["RedirectRefusedError", new errors.RedirectRefusedError(302, `https://elsewhere.test/?t=${token}`, "another origin"), "REDIRECT_REFUSED"],
-  ["UnreachableError", new errors.UnreachableError("https://api.example.test/storage/users", echo, "check the URL", cause), "UNREACHABLE", cause],
-  ["RetriesExhaustedError", new errors.RetriesExhaustedError(3, `HTTP 429: ${echo}`), "RETRIES_EXHAUSTED"],
-  ["RecordedFailureError", new errors.RecordedFailureError("OUTCOME_UNKNOWN", "sent, no verdict", "check", "unconfirmed-1", {}, cause), "OUTCOME_UNKNOWN", cause],
-  ["RecordedFailureError (unusable)", new errors.RecordedFailureError("RESPONSE_UNUSABLE", "created, unusable", "delete it", "7", { userId: 7 }), "RESPONSE_UNUSABLE"],
-  ["ImportUnsupportedError", new errors.ImportUnsupportedError("app"), "IMPORT_UNSUPPORTED"],
-  ["PluginCannotStartError", new errors.PluginCannotStartError("/", ["@pulumi/pulumi", "pulumi-storage-user"], true), "PLUGIN_CANNOT_START"],
-  ["ConfigNotSecretError (Automation API)", new errors.ConfigNotSecretError("storage:accessToken", "Pulumi.dev.yaml", false, "STORAGE_ACCESS_TOKEN", false, true), "CONFIG_NOT_SECRET"],
-  ["repeatedFailure", errors.repeatedFailure("unconfirmed-1", failure, {}), "OUTCOME_UNKNOWN"],
-  ...Object.entries(refusals).map(([k, make]) => [`refusals.${k}`, (make as (...a: unknown[]) => StorageUserError)("app", [{ property: "pasword", reason: "is not a StorageUser argument" }], ["userName"]), "INVALID_INPUT"] as [string, StorageUserError, string]),
-  ...Object.entries(configErrors).map(([k, make]) => {
-    const args: Record<string, unknown[]> = { missing: ["address", "eu", "storage:connections.eu.baseUrl", "STORAGE_API_URL_EU", true], unknownEntryKeys: ["storage:connections.eu", ["baseURL"]], unknownKeys: [["storage:accessTokn"]], notAbsoluteUrl: ["storage:baseUrl", "api.example.test"] };
-    const err = (make as (...a: unknown[]) => StorageUserError)(...(args[k] ?? ["storage:connections.eu.accessToken", "eu", "STORAGE_ACCESS_TOKEN_EU", true]));
-    return [`configErrors.${k}`, err, err instanceof errors.ConfigMissingError ? "CONFIG_MISSING" : "CONFIG_INVALID"] as [string, StorageUserError, string];
-  }),
+const cases: ErrorArgs[] = [
+  ["INVALID_INPUT", { problem: "noArguments", name: "app" }],
+  ["INVALID_INPUT", { problem: "invalidArguments", name: "app", failures: [{ property: "pasword", reason: "is not a StorageUser argument" }], accepted: ["userName"] }],
+  ["INVALID_INPUT", { problem: "notADuration", text: "5 minutes" }],
+  ["INVALID_INPUT", { problem: "unsupportedOption", name: "app", option: "deleteBeforeReplace" }],
+  ["INVALID_INPUT", { problem: "unsupportedOption", name: "app", option: 'replaceOnChanges: ["*"]' }],
+  ["INVALID_INPUT", { problem: "ledgerWithoutUsers", name: "ledger" }],
+  ["CONFIG_MISSING", { setting: "address", connection: "eu", key: "storage:connections.eu.baseUrl", env: "STORAGE_API_URL_EU", path: true }],
+  ["CONFIG_MISSING", { setting: "access token", key: "storage:accessToken", env: "STORAGE_ACCESS_TOKEN", path: false }],
+  ["CONFIG_MISSING", { setting: "access token", connection: "eu", key: "", env: "STORAGE_ACCESS_TOKEN_EU", path: false }],
+  ["CONFIG_INVALID", { problem: "connectionsNotObject", key: "storage:connections" }],
+  ["CONFIG_INVALID", { problem: "badConnectionName", key: "storage:connections", name: "EU" }],
+  ["CONFIG_INVALID", { problem: "entryNotObject", entry: "storage:connections.eu" }],
+  ["CONFIG_INVALID", { problem: "unknownEntryKeys", entry: "storage:connections.eu", keys: ["baseURL"] }],
+  ["CONFIG_INVALID", { problem: "settingNotString", key: "storage:accessToken", secret: true }],
+  ["CONFIG_INVALID", { problem: "unknownKeys", keys: ["storage:accessTokn"] }],
+  ["CONFIG_INVALID", { problem: "unknownProviderKeys", namespace: "storage-user", keys: ["accessTokn"] }],
+  ["CONFIG_INVALID", { problem: "entryValueNotString", key: "storage:connections.eu.accessToken", secret: true }],
+  ["CONFIG_INVALID", { problem: "tokenWhitespace", source: "STORAGE_ACCESS_TOKEN" }],
+  ["CONFIG_INVALID", { problem: "notAbsoluteUrl", source: "storage:baseUrl", raw: "api.example.test" }],
+  ["CONFIG_INVALID", { problem: "notHttp", source: "storage:baseUrl", protocol: "ftp:" }],
+  ["CONFIG_INVALID", { problem: "plainHttp", source: "storage:baseUrl", host: "api.example.test" }],
+  ["CONFIG_INVALID", { problem: "userInfo", source: "storage:baseUrl" }],
+  ["CONFIG_INVALID", { problem: "queryOrFragment", source: "storage:baseUrl" }],
+  ["CONFIG_NOT_SECRET", { key: "storage:connections.eu.accessToken", where: "Pulumi.dev.yaml", path: true, env: "STORAGE_ACCESS_TOKEN_EU" }],
+  ["CONFIG_NOT_SECRET", { key: "storage:accessToken", where: "Pulumi.yaml", path: false, env: "STORAGE_ACCESS_TOKEN", project: true, inline: true }],
+  ["PLUGIN_CANNOT_START", { dir: "/", missing: ["@pulumi/pulumi", "pulumi-storage-user"], inline: true }],
+  ["UNAUTHORIZED", { status: 401, apiMessage: echo, withScheme: true, source: "storage:accessToken" }],
+  ["ENDPOINT_NOT_FOUND", { status: 404, url }],
+  ["NAME_TAKEN", { userName: "app-prod", apiMessage: echo }],
+  ["REJECTED", { status: 400, apiMessage: echo }],
+  ["REDIRECT_REFUSED", { status: 302, location: `https://elsewhere.test/?t=${token}`, why: "another origin" }],
+  ["UNREACHABLE", { problem: "hostNotFound", url, detail: echo, source: "storage:baseUrl" }, { cause }],
+  ["UNREACHABLE", { problem: "tls", url, detail: echo, source: "storage:baseUrl" }, { cause }],
+  ["UNREACHABLE", { problem: "noConnection", url, last: echo, attempts: 4, source: "storage:baseUrl" }],
+  ["RETRIES_EXHAUSTED", { attempts: 3, last: `HTTP 429: ${echo}` }],
+  ["OUTCOME_UNKNOWN", { problem: "noVerdict", userName: "app-prod", service, detail: echo }, { cause }],
+  ["OUTCOME_UNKNOWN", { problem: "noId", userName: "app-prod", service, problems: ["Id is missing"] }],
+  ["OUTCOME_UNKNOWN", failure],
+  ["RESPONSE_UNUSABLE", { problem: "created", userId: 7, userName: "app-prod", service, problems: ["S3Connection.SecretKey is missing"] }],
+  ["RESPONSE_UNUSABLE", failure],
+  ["IMPORT_UNSUPPORTED", { name: "app" }],
+  ["PENDING_INPUT_UNREADABLE", { problem: "notAnObject" }],
+  ["PENDING_INPUT_UNREADABLE", { problem: "unknownShape" }],
+  ["PENDING_INPUT_UNREADABLE", { problem: "pendingNotAList" }],
+  ["PENDING_INPUT_UNREADABLE", { problem: "nothingGiven" }],
+  ["PENDING_INPUT_UNREADABLE", { problem: "cannotRead", input: "standard input", errno: "EISDIR" }],
+  ["PENDING_INPUT_UNREADABLE", { problem: "notJson", input: "export.json", bytes: 12, blank: false }],
 ];
 
-describe.each(cases)("%s", (_name, err, code, expectedCause) => {
-  test("code and the message template", () => {
-    expect(err).toBeInstanceOf(StorageUserError);
-    expect(err.code).toBe(code);
-    expect(err.message).toMatch(new RegExp(`^\\[${code}\\] \\S[\\s\\S]*: \\S[\\s\\S]*$`));
-    expect(err.name).toBe(err.constructor.name);
+const variantOf = ([code, details]: ErrorArgs) => ("problem" in details ? `${code}.${details.problem}` : code);
+
+describe.each(cases.map((args) => [variantOf(args), args] as const))("%s", (_name, args) => {
+  const err = new StorageUserError(...args);
+  test("code, details and the message template", () => {
+    expect(err.code).toBe(args[0]);
+    expect(err.name).toBe("StorageUserError");
+    expect(err.message).toMatch(new RegExp(`^\\[${args[0]}\\] \\S[\\s\\S]*: \\S[\\s\\S]*$`));
+    expect(Object.isFrozen(err.details)).toBe(true);
+    expect(Object.keys(err.details)).toEqual(Object.keys(args[1]));
+    const { what, todo } = errorText(...args);
+    expect(err.message).toBe(`[${args[0]}] ${what}: ${todo}`);
   });
-  test("the cause is kept", () => expect(err.cause).toBe(expectedCause));
-  test("no secret in the message", () => {
+  test("the cause is kept", () => expect(err.cause).toBe(args[2]?.cause));
+  test("no secret in the message or the details", () => {
     expect(err.message).not.toContain(token);
+    expect(JSON.stringify(err.details)).not.toContain(token);
     if (err.message.includes("Authorization")) expect(err.message).toContain("[redacted]");
   });
+  test("not a recorded failure: the plugin records only an error with an id", () => expect((err as { id?: unknown }).id).toBeUndefined());
 });
 
-test("every code has a class or factory in the table, and every code in the table is listed", () => {
-  const used = new Set(cases.map(([, , code]) => code));
-  expect([...errors.errorCodes].filter((c) => !used.has(c))).toEqual([]);
-  expect([...used].filter((c) => !(errors.errorCodes as readonly string[]).includes(c))).toEqual([]);
+test("every message of the catalogue is in the table", () => {
+  const variants = Object.entries(errorMessages).flatMap(([code, entry]) => (typeof entry === "function" ? [code] : Object.keys(entry).map((v) => `${code}.${v}`)));
+  expect(new Set(cases.map(variantOf))).toEqual(new Set(variants));
 });
 
-test("every class of errors.ts is in the table", () => {
+test("every code has its message and a row in docs/errors.md, and nothing else has", () => {
+  expect(Object.keys(errorMessages).sort()).toEqual([...errorCodes].sort());
+  const doc = fs.readFileSync(path.join(repoRoot, "docs", "errors.md"), "utf8");
+  const table = doc.slice(doc.indexOf("## Errors"), doc.indexOf("## Warnings"));
+  const rows = [...table.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
+  expect(rows.sort()).toEqual([...errorCodes].sort());
+});
+
+test("one error type: errors.ts exports no other error class", () => {
   const classes = Object.entries(errors).filter(([, v]) => typeof v === "function" && v.prototype instanceof Error).map(([k]) => k);
-  const covered = new Set(cases.map(([, err]) => err.constructor.name));
-  expect(classes.filter((c) => !covered.has(c))).toEqual([]);
+  expect(classes).toEqual(["StorageUserError"]);
+});
+
+test("a recorded failure carries what the dynamic-provider plugin records: id, properties, reasons", () => {
+  const err = recordedFailure(new StorageUserError("OUTCOME_UNKNOWN", failure), "unconfirmed-1", { userName: "x" });
+  expect(err).toBeInstanceOf(StorageUserError);
+  expect({ id: err.id, properties: err.properties, reasons: err.reasons }).toEqual({ id: "unconfirmed-1", properties: { userName: "x" }, reasons: [err.message] });
 });
 
 test("the recorded-failure messages name what may exist and the way out", () => {
-  const unusable = errors.responseUnusable(7, "app-prod", "https://api.storage.example.com/", ["S3Connection.SecretKey is missing"]);
+  const unusable = errorText("RESPONSE_UNUSABLE", { problem: "created", userId: 7, userName: "app-prod", service, problems: ["S3Connection.SecretKey is missing"] });
   expect(unusable.what).toContain("storage user 7 ('app-prod') was created on https://api.storage.example.com/ but");
-  expect(unusable.code).toBe("RESPONSE_UNUSABLE");
   expect(`${unusable.what}: ${unusable.todo}`).toContain("delete user 7 on the service, then run `pulumi up --replace <urn>` (urn from `pulumi stack --show-urns`)");
   const urn = "urn:pulumi:dev::infra::pulumi-nodejs:dynamic/storage:StorageUser::app";
-  expect(errors.responseUnusable(7, "app-prod", "https://api.storage.example.com/", [], urn).todo).toContain(`then run \`pulumi up --replace '${urn}'\` to create a new user, or \`pulumi state delete '${urn}'\` to forget this one`);
-  const unknown = errors.outcomeUnknown("app-prod", "https://api.storage.example.com/", { detail: "HTTP 502" });
+  expect(errorText("RESPONSE_UNUSABLE", { problem: "created", userId: 7, userName: "app-prod", service, problems: [], urn }).todo).toContain(
+    `then run \`pulumi up --replace '${urn}'\` to create a new user, or \`pulumi state delete '${urn}'\` to forget this one`,
+  );
+  const unknown = errorText("OUTCOME_UNKNOWN", { problem: "noVerdict", userName: "app-prod", service, detail: "HTTP 502" });
   expect(unknown.what).toBe(
     "the create request for 'app-prod' was sent but no verdict came back (HTTP 502): a storage user 'app-prod' may have been created on https://api.storage.example.com/; the stack records it as unconfirmed so the next up does not create a second one",
   );
-  expect(errors.outcomeUnknown("app-prod", "https://api.storage.example.com/", { problems: ["Id is missing"] }).what).toContain("names no Id (Id is missing)");
-  expect(errors.repeatedFailure("u", failure, {}).message).toBe("[OUTCOME_UNKNOWN] w (recorded 2026-01-01T00:00:00Z; Pulumi will not create it again on its own): t");
+  expect(errorText("OUTCOME_UNKNOWN", { problem: "noId", userName: "app-prod", service, problems: ["Id is missing"] }).what).toContain("names no Id (Id is missing)");
+  expect(new StorageUserError("OUTCOME_UNKNOWN", failure).message).toBe("[OUTCOME_UNKNOWN] w (recorded 2026-01-01T00:00:00Z; Pulumi will not create it again on its own): t");
 });
 
 test("redaction: registered tokens and given secrets, before text is cut", () => {
@@ -90,7 +140,7 @@ test("redaction: registered tokens and given secrets, before text is cut", () =>
 });
 
 test("NAME_TAKEN names the likely causes, most common first, and never says to delete the live user of a replace", () => {
-  const message = new errors.NameTakenError("app-prod", "").message;
+  const message = new StorageUserError("NAME_TAKEN", { userName: "app-prod", apiMessage: "" }).message;
   const causes = ["this stack let that user go earlier (pulumi destroy, the StorageUser removed from the program, or replaced)", "another stack or person", "a force-stopped pulumi up"];
   const at = causes.map((c) => message.indexOf(c));
   expect(at.every((i) => i > 0), message).toBe(true);

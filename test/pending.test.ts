@@ -11,7 +11,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, test } from "vitest";
 import { repoRoot } from "../scripts/toolchain";
-import { formatPendingStorageUser, PendingInputError, pendingStorageUsers } from "../provider/pending";
+import { StorageUserError } from "../provider/errors";
+import { formatPendingStorageUser, pendingStorageUsers } from "../provider/pending";
 
 const SIG = "4dabf18193072939515e22adb298388d";
 const TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";
@@ -113,15 +114,15 @@ describe("pendingStorageUsers", () => {
     ["a list", []],
     ["an object of another kind", { stack: "dev" }],
     ["pending_operations not a list", { deployment: { pending_operations: {} } }],
-  ])("%s: PendingInputError [PENDING_INPUT_UNREADABLE]", (_what, input) => {
+  ])("%s: StorageUserError [PENDING_INPUT_UNREADABLE]", (_what, input) => {
     let caught: unknown;
     try {
       pendingStorageUsers(input);
     } catch (err) {
       caught = err;
     }
-    expect(caught).toBeInstanceOf(PendingInputError);
-    expect((caught as PendingInputError).code).toBe("PENDING_INPUT_UNREADABLE");
+    expect(caught).toBeInstanceOf(StorageUserError);
+    expect((caught as StorageUserError).code).toBe("PENDING_INPUT_UNREADABLE");
     expect((caught as Error).message).toMatch(/^\[PENDING_INPUT_UNREADABLE\] .*: pass the output of `pulumi stack export`/);
   });
 });

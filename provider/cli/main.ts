@@ -8,7 +8,8 @@
 // the CI review of `pulumi preview --json` (cli/review.ts). --help prints what both do. Nothing
 // here loads the Pulumi SDK.
 import * as fs from "node:fs";
-import { formatPendingStorageUser, PendingInputError, pendingStorageUsers } from "../pending";
+import { StorageUserError } from "../errors";
+import { formatPendingStorageUser, pendingStorageUsers } from "../pending";
 import { review } from "./review";
 
 const USAGE =
@@ -45,7 +46,7 @@ function readInput(file: string): string {
     return fs.readFileSync(file === "-" ? 0 : file, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? "error";
-    unreadable(`[PENDING_INPUT_UNREADABLE] cannot read ${file === "-" ? "standard input" : file} (${code}): pass an existing file, or pipe \`pulumi stack export\` in`);
+    unreadable(new StorageUserError("PENDING_INPUT_UNREADABLE", { problem: "cannotRead", input: file === "-" ? "standard input" : file, errno: code }).message);
   }
 }
 
@@ -55,7 +56,8 @@ function parseInput(file: string): unknown {
     return JSON.parse(text);
   } catch {
     // Not the parser's message: it may quote the input.
-    unreadable(`[PENDING_INPUT_UNREADABLE] ${file === "-" ? "standard input" : file} is not JSON (${text.trim() === "" ? "empty" : `${Buffer.byteLength(text)} bytes`}): pass the output of \`pulumi stack export\``);
+    const details = { problem: "notJson", input: file === "-" ? "standard input" : file, bytes: Buffer.byteLength(text), blank: text.trim() === "" } as const;
+    unreadable(new StorageUserError("PENDING_INPUT_UNREADABLE", details).message);
   }
 }
 
@@ -78,7 +80,7 @@ function pending(args: string[]): number {
   try {
     found = pendingStorageUsers(files.map(parseInput), { dealtWith });
   } catch (err) {
-    if (err instanceof PendingInputError) unreadable(err.message);
+    if (err instanceof StorageUserError && err.code === "PENDING_INPUT_UNREADABLE") unreadable(err.message);
     throw err;
   }
   for (const p of found) process.stdout.write(`${formatPendingStorageUser(p)}\n`);

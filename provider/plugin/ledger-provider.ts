@@ -3,7 +3,7 @@
  * frozen entry module provider/ledger-runtime.ts. docs/ledger.md explains the design.
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
-import { reasons } from "../errors";
+import { argumentReasons } from "../errors";
 import type { ForgottenUser, LedgerOutputs, LedgerUser, TrackedUser } from "../ledger-types";
 import { describeForgotten, ledgerDeletedWarning, ledgerGrewWarning } from "../warnings";
 import { UNKNOWN } from "../inputs";
@@ -48,16 +48,16 @@ const isIdList = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x ===
 
 export async function check(_olds: Props, news: Props): Promise<dynamic.CheckResult> {
   const failures: dynamic.CheckFailure[] = [];
-  if (news.users !== UNKNOWN && !Array.isArray(news.users)) failures.push({ property: "users", reason: reasons.usersNotAList });
+  if (news.users !== UNKNOWN && !Array.isArray(news.users)) failures.push({ property: "users", reason: argumentReasons.usersNotAList });
   const seen = new Set<string>();
   for (const [i, u] of usersOf(news).entries()) {
     const bad = ["name", "id", "userName"].filter((k) => typeof (u as unknown as Props)?.[k] !== "string" || (u as unknown as Props)[k] === "");
-    if (bad.length > 0) failures.push({ property: `users[${i}]`, reason: reasons.ledgerEntryIncomplete(bad) });
-    else if (u.service != null && typeof u.service !== "string") failures.push({ property: `users[${i}].service`, reason: reasons.ledgerServiceNotText });
-    else if (seen.has(u.name)) failures.push({ property: `users[${i}]`, reason: reasons.ledgerNamesShared(u.name) });
+    if (bad.length > 0) failures.push({ property: `users[${i}]`, reason: argumentReasons.ledgerEntryIncomplete(bad) });
+    else if (u.service != null && typeof u.service !== "string") failures.push({ property: `users[${i}].service`, reason: argumentReasons.ledgerServiceNotText });
+    else if (seen.has(u.name)) failures.push({ property: `users[${i}]`, reason: argumentReasons.ledgerNamesShared(u.name) });
     seen.add(u?.name);
   }
-  if (news.cleanedUp !== undefined && news.cleanedUp !== UNKNOWN && !isIdList(news.cleanedUp)) failures.push({ property: "cleanedUp", reason: reasons.cleanedUpNotIds });
+  if (news.cleanedUp !== undefined && news.cleanedUp !== UNKNOWN && !isIdList(news.cleanedUp)) failures.push({ property: "cleanedUp", reason: argumentReasons.cleanedUpNotIds });
   return { inputs: news, failures };
 }
 

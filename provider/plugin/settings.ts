@@ -2,7 +2,7 @@
  * The plugin side's configuration: what the stack config hands over, with the environment as
  * fallback, resolved per connection into a base URL and a token. The keys are in connections.ts.
  */
-import { configErrors } from "../errors";
+import { StorageUserError } from "../errors";
 import { neverShow } from "../redaction";
 import { configKeys, connectionsKey, Entry, parseConnections, SettingName, settingKeys } from "../connections";
 
@@ -66,7 +66,7 @@ export class Settings {
     if (url === undefined) {
       const { value, source, key, env, path } = this.lookup("baseUrl", connection);
       try {
-        if (value === undefined) throw configErrors.missing("address", connection, key, env, path);
+        if (value === undefined) throw new StorageUserError("CONFIG_MISSING", { setting: "address", connection, key, env, path });
         url = parseBaseUrl(value, source);
       } catch (err) {
         url = err as Error;
@@ -79,9 +79,9 @@ export class Settings {
 
   resolveAccessToken(connection?: string): string {
     const { value, source, key, env, path } = this.lookup("accessToken", connection);
-    if (value === undefined) throw configErrors.missing("access token", connection, key, env, path);
+    if (value === undefined) throw new StorageUserError("CONFIG_MISSING", { setting: "access token", connection, key, env, path });
     neverShow(value);
-    if (/[\r\n\0]/.test(value) || value.trim() !== value) throw configErrors.tokenWhitespace(source);
+    if (/[\r\n\0]/.test(value) || value.trim() !== value) throw new StorageUserError("CONFIG_INVALID", { problem: "tokenWhitespace", source });
     return value;
   }
 
@@ -120,11 +120,11 @@ export function parseBaseUrl(raw: string, source: string = configKeys.baseUrl.ke
   try {
     url = new URL(raw.trim());
   } catch {
-    throw configErrors.notAbsoluteUrl(source, raw);
+    throw new StorageUserError("CONFIG_INVALID", { problem: "notAbsoluteUrl", source, raw });
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw configErrors.notHttp(source, url.protocol);
-  if (url.protocol === "http:" && !LOOPBACK.test(url.hostname)) throw configErrors.plainHttp(source, url.hostname);
-  if (url.username || url.password) throw configErrors.userInfo(source);
-  if (url.search || url.hash) throw configErrors.queryOrFragment(source);
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new StorageUserError("CONFIG_INVALID", { problem: "notHttp", source, protocol: url.protocol });
+  if (url.protocol === "http:" && !LOOPBACK.test(url.hostname)) throw new StorageUserError("CONFIG_INVALID", { problem: "plainHttp", source, host: url.hostname });
+  if (url.username || url.password) throw new StorageUserError("CONFIG_INVALID", { problem: "userInfo", source });
+  if (url.search || url.hash) throw new StorageUserError("CONFIG_INVALID", { problem: "queryOrFragment", source });
   return url;
 }

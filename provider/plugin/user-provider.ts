@@ -4,7 +4,7 @@
  */
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { defaults } from "../defaults";
-import { FailureRecord, outcomeUnknown, RecordedFailureError, repeatedFailure, responseUnusable } from "../errors";
+import { ErrorArgs, errorText, FailureRecord, recordedFailure, StorageUserError } from "../errors";
 import { connectionChangedWarning, connectionLabel, leftStackWarning, replaceWarning, serviceMovedWarning, serviceReaddressedWarning, serviceRecordedWarning, upgradeWarning } from "../warnings";
 import { PREVIEW_MARK, UNKNOWN, userNameOf, validateInputs } from "../inputs";
 import { UserInputs, withDefaults } from "../wire";
@@ -105,9 +105,9 @@ async function diff(settings: Settings, id: string, olds: Props, news: Props): P
  * Throws the failure with the properties the engine records (Pulumi's partial-failure path):
  * inputs, __provider, no credentials, so a user that may exist is never forgotten by the stack.
  */
-function record(inputs: UserInputs & Props, baseUrl: string, failure: Omit<FailureRecord, "at">, id: string, cause?: unknown): never {
-  const __failure: FailureRecord = { ...failure, at: new Date().toISOString() };
-  throw new RecordedFailureError(failure.code, failure.what, failure.todo, id, {
+function record(inputs: UserInputs & Props, baseUrl: string, id: string, ...failure: ErrorArgs<FailureRecord["code"]>): never {
+  const __failure: FailureRecord = { code: failure[0], ...errorText(...failure), at: new Date().toISOString() };
+  throw recordedFailure(new StorageUserError(...failure), id, {
     userName: inputs.userName,
     persistPassword: inputs.persistPassword,
     ...(inputs.connection === undefined ? {} : { connection: inputs.connection }),
@@ -115,7 +115,7 @@ function record(inputs: UserInputs & Props, baseUrl: string, failure: Omit<Failu
     baseUrl,
     __provider: inputs.__provider,
     __failure,
-  }, cause);
+  });
 }
 
 async function create(settingsOf: Settings, raw: Props): Promise<dynamic.CreateResult> {
@@ -126,10 +126,13 @@ async function create(settingsOf: Settings, raw: Props): Promise<dynamic.CreateR
   const baseUrl = settings.baseUrl;
   if (outcome.kind === "created") return { id: String(outcome.user.userId), outs: toOutputs(inputs, outcome.user, baseUrl.href) };
   if (outcome.kind === "unusable" && outcome.userId !== undefined) {
-    record(inputs, baseUrl.href, responseUnusable(outcome.userId, inputs.userName, baseUrl.href, outcome.problems, inputs.__urn), String(outcome.userId));
+    const details = { problem: "created", userId: outcome.userId, userName: inputs.userName, service: baseUrl.href, problems: outcome.problems, urn: inputs.__urn } as const;
+    record(inputs, baseUrl.href, String(outcome.userId), "RESPONSE_UNUSABLE", details);
   }
-  const cause = outcome.kind === "unknown" ? outcome.cause : undefined;
-  record(inputs, baseUrl.href, outcomeUnknown(inputs.userName, baseUrl.href, outcome, inputs.__urn), `unconfirmed-${Date.now().toString(36)}`, cause);
+  const sent = { userName: inputs.userName, service: baseUrl.href, urn: inputs.__urn };
+  const id = `unconfirmed-${Date.now().toString(36)}`;
+  if (outcome.kind === "unknown") record(inputs, baseUrl.href, id, "OUTCOME_UNKNOWN", { problem: "noVerdict", ...sent, detail: outcome.detail }, { cause: outcome.cause });
+  record(inputs, baseUrl.href, id, "OUTCOME_UNKNOWN", { problem: "noId", ...sent, problems: outcome.problems });
 }
 
 /**
@@ -139,7 +142,11 @@ async function create(settingsOf: Settings, raw: Props): Promise<dynamic.CreateR
  * connection points elsewhere).
  */
 async function update(settings: Settings, id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
-  if (olds.__failure) throw repeatedFailure(id, olds.__failure, { ...olds, __provider: news.__provider });
+  if (olds.__failure) {
+    const { code, what, todo, at } = olds.__failure;
+    const again = [code, { problem: "recorded", what, todo, at }] as ErrorArgs<typeof code>;
+    throw recordedFailure(new StorageUserError(...again), id, { ...olds, __provider: news.__provider });
+  }
   const { __provider: _p, connection: _c, ...outs } = upgradeOutputs(olds);
   const now = currentService(settings, news.connection);
   // Re-recorded only when STORAGE_SERVICE_NEW_ADDRESS names the new address (see diff).

@@ -1,6 +1,6 @@
 /** The StorageUserLedger resource as programs construct it (docs/ledger.md). */
 import * as pulumi from "@pulumi/pulumi";
-import { refusals } from "../errors";
+import { StorageUserError } from "../errors";
 import { nameFromUrn } from "../inputs";
 import type { ForgottenUser, TrackedUser } from "../ledger-types";
 import type { StorageUser } from "./storage-user";
@@ -46,7 +46,7 @@ export class StorageUserLedger extends pulumi.dynamic.Resource {
   public readonly forgotten!: pulumi.Output<ForgottenUser[]>;
 
   constructor(name: string, args: StorageUserLedgerArgs, opts?: pulumi.CustomResourceOptions) {
-    if (!args || !Array.isArray(args.users)) throw refusals.ledgerWithoutUsers(name);
+    if (!args || !Array.isArray(args.users)) throw new StorageUserError("INVALID_INPUT", { problem: "ledgerWithoutUsers", name });
     assertTokensSecret();
     assertPluginCanStart();
     super(

@@ -21,7 +21,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { PluginCannotStartError } from "../errors";
+import { StorageUserError } from "../errors";
 import { perRun } from "./run-scope";
 import { readProjectFile } from "../project-file";
 
@@ -114,5 +114,5 @@ export const assertPluginCanStart = perRun(() => {
   if (!project) return;
   const start = { dir: pluginDirOf(project.root), inline: project.inline };
   const missing = Object.entries(needed).filter(([, file]) => !reachable(start.dir, file)).map(([name]) => name);
-  if (missing.length > 0) throw new PluginCannotStartError(start.dir, missing, start.inline);
+  if (missing.length > 0) throw new StorageUserError("PLUGIN_CANNOT_START", { dir: start.dir, missing, inline: start.inline });
 });

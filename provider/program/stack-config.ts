@@ -16,7 +16,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { ConfigNotSecretError } from "../errors";
+import { StorageUserError } from "../errors";
 import { assertStorageConfig, configKeys, connectionsKey, parseConnections, settingKeys } from "../connections";
 import { projectRoot } from "./plugin-dir";
 import { readProjectFile, stackConfigFile } from "../project-file";
@@ -107,7 +107,7 @@ export function assertTokensSecret(): void {
     const inProject = !inFile(stackText) && inFile(projectText);
     if (notSecret || inFile(stackText) || inProject) {
       const where = inProject ? path.basename(files.project!) : files.stack ? path.basename(files.stack) : "the stack's config file";
-      throw new ConfigNotSecretError(t.key, where, t.path, t.env, inProject, projectRoot()?.inline);
+      throw new StorageUserError("CONFIG_NOT_SECRET", { key: t.key, where, path: t.path, env: t.env, project: inProject, inline: projectRoot()?.inline });
     }
   }
   done.value = true;

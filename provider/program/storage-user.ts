@@ -1,7 +1,7 @@
 /** The StorageUser resource as programs construct it: its arguments, options and outputs. */
 import * as pulumi from "@pulumi/pulumi";
 import { defaults } from "../defaults";
-import { ImportUnsupportedError, refusals } from "../errors";
+import { StorageUserError } from "../errors";
 import { argNames, PREVIEW_MARK, unknownArgFailures, valueFailures } from "../inputs";
 import { Credentials, FtpConnection, S3Connection, SwiftConnection, Task } from "../wire";
 import { deriveOutput, OutputName, outputNames, outputs, sourcesOf } from "../description";
@@ -54,7 +54,7 @@ function durationMs(text: string | undefined): number | undefined {
     consumed += m[0].length;
   }
   if (consumed !== text.length || total <= 0) {
-    throw refusals.notADuration(text);
+    throw new StorageUserError("INVALID_INPUT", { problem: "notADuration", text });
   }
   return total;
 }
@@ -64,8 +64,8 @@ function durationMs(text: string | undefined): number | undefined {
  * reason. The others are listed, with what they do, in docs/lifecycle.md "Resource options".
  */
 function refuseOptions(name: string, opts: pulumi.CustomResourceOptions | undefined): void {
-  if (opts?.deleteBeforeReplace) throw refusals.deleteBeforeReplace(name);
-  if (opts?.replaceOnChanges?.includes("*")) throw refusals.replaceOnAnyChange(name);
+  if (opts?.deleteBeforeReplace) throw new StorageUserError("INVALID_INPUT", { problem: "unsupportedOption", name, option: "deleteBeforeReplace" });
+  if (opts?.replaceOnChanges?.includes("*")) throw new StorageUserError("INVALID_INPUT", { problem: "unsupportedOption", name, option: 'replaceOnChanges: ["*"]' });
 }
 
 /**
@@ -121,11 +121,11 @@ export class StorageUser extends pulumi.dynamic.Resource {
   private readonly secrets!: pulumi.Output<string>;
 
   constructor(name: string, args: StorageUserArgs = {}, opts?: pulumi.CustomResourceOptions) {
-    if (opts?.import !== undefined || opts?.id !== undefined) throw new ImportUnsupportedError(name);
+    if (opts?.import !== undefined || opts?.id !== undefined) throw new StorageUserError("IMPORT_UNSUPPORTED", { name });
     refuseOptions(name, opts);
     assertTokensSecret();
     assertPluginCanStart();
-    if (args === null || typeof args !== "object") throw refusals.noArguments(name);
+    if (args === null || typeof args !== "object") throw new StorageUserError("INVALID_INPUT", { problem: "noArguments", name });
     // Names are checked whatever the values: only known arguments reach the provider, so a
     // misspelt one would vanish. Plain values are checked too, so a typo fails before anything
     // runs; Output values are checked by the provider's check once they resolve.
@@ -133,7 +133,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
     const unknown = unknownArgFailures(Object.keys(args), false);
     const failures = [...unknown, ...valueFailures(plain)];
     // Each value failure carries its own fix; the accepted names are said once, here.
-    if (failures.length > 0) throw refusals.invalidArguments(name, failures, unknown.length > 0 ? argNames : undefined);
+    if (failures.length > 0) throw new StorageUserError("INVALID_INPUT", { problem: "invalidArguments", name, failures, accepted: unknown.length > 0 ? argNames : undefined });
     const createTimeoutMs = durationMs(opts?.customTimeouts?.create);
     // Every key here costs the SDK an Output and the engine a property per resource (the
     // profile in bench/README.md), so only what must reach the plugin or state is one; the rest
@@ -165,7 +165,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
 
   /** Not supported: the API cannot return an existing user's credentials. Always throws. */
   static get(name: string, _id: pulumi.Input<pulumi.ID>, _opts?: pulumi.CustomResourceOptions): never {
-    throw new ImportUnsupportedError(name);
+    throw new StorageUserError("IMPORT_UNSUPPORTED", { name });
   }
 }
 

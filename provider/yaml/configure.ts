@@ -15,7 +15,7 @@
  */
 import * as path from "node:path";
 import { createRequire } from "node:module";
-import { ConfigInvalidError, ConfigNotSecretError } from "../errors";
+import { StorageUserError } from "../errors";
 
 const SIG = "4dabf18193072939515e22adb298388d";
 const SECRET = "1b47061264138c4ac30d75fd1eb44270";
@@ -58,16 +58,10 @@ export function settingsOf(c: ConfigureValues, namespace: string): { baseUrl?: s
   // `version`, `pluginDownloadURL`...: the engine's own inputs of a provider resource.
   const engineKeys = new Set(["version", "pluginDownloadURL", "pluginChecksums", "name", "parameterization"]);
   const unknown = Object.keys(c.values).filter((k) => k !== "baseUrl" && k !== "accessToken" && !engineKeys.has(k)).sort();
-  if (unknown.length > 0) {
-    const keys = unknown.map((k) => JSON.stringify(`${namespace}:${k.slice(0, 60)}`)).join(", ");
-    throw new ConfigInvalidError(
-      `${keys} ${unknown.length === 1 ? "is" : "are"} not a setting of the storage-user provider, which reads only ${namespace}:baseUrl and ${namespace}:accessToken`,
-      `mind the spelling: remove it with \`pulumi config rm <key>\` (or drop the provider argument) and set the right key; a token with \`pulumi config set --secret ${namespace}:accessToken\` and enter the token at its prompt (or pipe it in); if it held a token in plain text, rotate the token, since the stack's config file and the backend's update history hold it`,
-    );
-  }
+  if (unknown.length > 0) throw new StorageUserError("CONFIG_INVALID", { problem: "unknownProviderKeys", namespace, keys: unknown });
   const token = c.values.accessToken;
   if (token !== undefined && !token.secret) {
-    throw new ConfigNotSecretError(`${namespace}:accessToken`, `Pulumi.${c.stack ?? "<stack>"}.yaml, or a provider argument`, false, "STORAGE_ACCESS_TOKEN");
+    throw new StorageUserError("CONFIG_NOT_SECRET", { key: `${namespace}:accessToken`, where: `Pulumi.${c.stack ?? "<stack>"}.yaml, or a provider argument`, path: false, env: "STORAGE_ACCESS_TOKEN" });
   }
   return { baseUrl: c.values.baseUrl?.value, accessToken: token?.value };
 }

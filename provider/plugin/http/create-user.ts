@@ -3,7 +3,7 @@
  * Retry-After) and failures to connect. Same-origin 307/308 are followed; every other
  * redirect is refused so the token never travels to another origin.
  */
-import { RetriesExhaustedError, UnreachableError } from "../../errors";
+import { StorageUserError } from "../../errors";
 import { CreateOutcome, createRequest } from "../../wire";
 import { judgeError, judgeResponse, shownUrl, Verdict } from "./outcome";
 import { redirectTarget } from "./redirect";
@@ -67,9 +67,9 @@ export async function createUser(req: CreateUserRequest, policy: RetryPolicy = d
     const delay = nextDelay(attempts, verdict.outcome, verdict.retryAfter, policy, clock.now(), clock.random);
     if (delay === "stop" || clock.now() + delay >= req.deadline) {
       if (verdict.outcome === "unsent") {
-        throw new UnreachableError(shownUrl(request.url), `${verdict.last}, after ${attempts} attempt(s)`, `check that the API is up and ${source} is right`);
+        throw new StorageUserError("UNREACHABLE", { problem: "noConnection", url: shownUrl(request.url), last: verdict.last, attempts, source });
       }
-      throw new RetriesExhaustedError(attempts, verdict.last);
+      throw new StorageUserError("RETRIES_EXHAUSTED", { attempts, last: verdict.last });
     }
     await clock.sleep(delay);
     attempts++;

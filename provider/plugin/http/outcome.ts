@@ -4,7 +4,7 @@
  */
 import type { Dispatcher } from "undici";
 import { defaults } from "../../defaults";
-import { EndpointNotFoundError, NameTakenError, RejectedError, UnauthorizedError, UnreachableError } from "../../errors";
+import { StorageUserError } from "../../errors";
 import { apiMessage, CreateOutcome, parseAnswer } from "../../wire";
 import type { AttemptOutcome } from "./retry";
 import { describe, errorCode, readLimited } from "./transport";
@@ -24,11 +24,8 @@ export const shownUrl = (url: URL) => `${url.origin}${url.pathname}`;
 /** The request failed without an answer: never sent (DNS, TLS, refused) or sent with no verdict. */
 export function judgeError(err: unknown, url: URL, source = "storage:baseUrl"): Verdict {
   const code = errorCode(err);
-  if (code === "ENOTFOUND") throw new UnreachableError(shownUrl(url), describe(err), `check the host name in ${source}`, err);
-  if (TLS_CODE.test(code)) {
-    const todo = `if the API uses a private CA, point NODE_EXTRA_CA_CERTS at its certificate; otherwise check ${source}`;
-    throw new UnreachableError(shownUrl(url), `TLS handshake failed: ${describe(err)}`, todo, err);
-  }
+  if (code === "ENOTFOUND") throw new StorageUserError("UNREACHABLE", { problem: "hostNotFound", url: shownUrl(url), detail: describe(err), source }, { cause: err });
+  if (TLS_CODE.test(code)) throw new StorageUserError("UNREACHABLE", { problem: "tls", url: shownUrl(url), detail: describe(err), source }, { cause: err });
   if (!NOT_SENT_RETRYABLE.has(code)) return { kind: "done", outcome: { kind: "unknown", detail: describe(err), cause: err } };
   return { kind: "retry", outcome: "unsent", last: describe(err) };
 }
@@ -52,10 +49,10 @@ export async function judgeResponse(res: Dispatcher.ResponseData, url: URL, user
     return Array.isArray(v) ? v[0] : v;
   };
   if (status >= 300 && status < 400) return { kind: "redirect", status, location: header("location") ?? "" };
-  if (status === 401 || status === 403) throw new UnauthorizedError(status, detail, /^(bearer|basic|token)\s/i.test(token.token ?? ""), token.source);
-  if (status === 404 || status === 405) throw new EndpointNotFoundError(status, shownUrl(url));
-  if (status === 409) throw new NameTakenError(userName, detail);
-  if (status !== 429 && status >= 400 && status < 500) throw new RejectedError(status, detail);
+  if (status === 401 || status === 403) throw new StorageUserError("UNAUTHORIZED", { status, apiMessage: detail, withScheme: /^(bearer|basic|token)\s/i.test(token.token ?? ""), source: token.source });
+  if (status === 404 || status === 405) throw new StorageUserError("ENDPOINT_NOT_FOUND", { status, url: shownUrl(url) });
+  if (status === 409) throw new StorageUserError("NAME_TAKEN", { userName, apiMessage: detail });
+  if (status !== 429 && status >= 400 && status < 500) throw new StorageUserError("REJECTED", { status, apiMessage: detail });
   if (status !== 429 && status !== 503) {
     // 500, 502, 504...: the API or a gateway may have failed after the user was stored.
     return { kind: "done", outcome: { kind: "unknown", detail: `HTTP ${status}${detail ? `: ${detail}` : ""}` } };
