@@ -1,6 +1,8 @@
 /**
- * For programs that drive Pulumi through the Automation API: the provider's failures and
- * warnings out of a run, typed, instead of `[CODE]` somewhere in a CommandError's text.
+ * `pulumi-storage-user/automation`: for services that drive Pulumi through the Automation API,
+ * and operators. The provider's failures and warnings out of a run, typed, instead of `[CODE]`
+ * somewhere in a CommandError's text; config checked before it is written; after a force-stop,
+ * the creates left pending (./pending, re-exported at the end). docs/automation-api.md.
  *
  * The best source is the run's engine events (`onEvent`): each failure and warning arrives as
  * a diagnostic event with its severity and, for a resource, its URN; the resource's step
@@ -259,3 +261,7 @@ export async function checkStackConfig(stack: StackLike): Promise<void> {
     }
   }
 }
+
+/** After a force-stopped `up`: the StorageUser creates left pending, users that may exist unrecorded (docs/failure-modes.md); also the bin `pulumi-storage-user pending`. */
+export { pendingStorageUsers, formatPendingStorageUser } from "./pending";
+export type { PendingStatus, PendingStorageUser, DeploymentLike } from "./pending";

@@ -13,7 +13,7 @@ export const warningCodes = [
   "REPLACE_LEAVES_USER", "SERVICE_MOVED", "CONNECTION_CHANGED", "SERVICE_READDRESSED", "STATE_UPGRADE", "SERVICE_RECORDED",
   "USER_LEFT_STACK", "LEDGER_GREW", "LEDGER_DELETED",
 ] as const;
-/** One of {@link warningCodes}: the `code` of a {@link StorageUserWarning}. */
+/** One of {@link warningCodes}: the `code` of a `StorageUserWarning` (`pulumi-storage-user/automation`). */
 export type StorageUserWarningCode = (typeof warningCodes)[number];
 
 export interface UserRef {

@@ -11,7 +11,7 @@ import { repoRoot } from "../scripts/toolchain";
 type Kind = "class" | "function" | "const" | "type";
 
 /** The `exports` entries of package.json that are the API, and their declaration files (built by `npm test`'s pretest). */
-const entries = { ".": "index.d.ts", "./testing": "testing.d.ts" } as const;
+const entries = { ".": "index.d.ts", "./automation": "automation.d.ts", "./testing": "testing.d.ts" } as const;
 
 /** An entry's exported names and their kinds, from its declaration file. */
 function exported(declarationFile: string): Record<string, Kind> {
@@ -38,9 +38,31 @@ test("the pinned list covers exactly the API entries of package.json's exports",
   expect(Object.keys(pinned).sort()).toEqual(Object.keys(entries).sort());
 });
 
+test("each subpath entry resolves to its declaration file under both exports and typesVersions", () => {
+  // `exports` serves node16/nodenext/bundler resolution and Node itself; `typesVersions` serves
+  // TypeScript's node10 resolution (`moduleResolution: node`, the CommonJS default), which
+  // ignores `exports`: a subpath missing from either has no types for one kind of project.
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+    types: string;
+    exports: Record<string, { types: string; default: string }>;
+    typesVersions: { "*": Record<string, string[]> };
+  };
+  for (const [entry, declarationFile] of Object.entries(entries)) {
+    const dts = `dist/provider/${declarationFile}`;
+    expect(pkg.exports[entry], entry).toEqual({ types: `./${dts}`, default: `./${dts.replace(/\.d\.ts$/, ".js")}` });
+    if (entry === ".") expect(pkg.types).toBe(dts);
+    else expect(pkg.typesVersions["*"][entry.slice(2)], entry).toEqual([dts]);
+  }
+  expect(Object.keys(pkg.typesVersions["*"]).sort()).toEqual(Object.keys(entries).filter((e) => e !== ".").map((e) => e.slice(2)).sort());
+});
+
 test.each(Object.entries(entries))("the %s entry exports exactly the pinned names, each with its kind", (entry, declarationFile) => {
   const actual = exported(declarationFile);
-  expect(Object.keys(actual).length).toBeGreaterThan(entry === "." ? 20 : 2);
+  expect(Object.keys(actual).length).toBeGreaterThan(2);
   if (entry === ".") expect(actual.StorageUser).toBe("class");
   expect(actual).toEqual(pinned[entry]);
+});
+
+test("the root entry holds at most 20 names: what a program uses; tools for services are ./automation", () => {
+  expect(Object.keys(pinned["."]).length).toBeLessThanOrEqual(20);
 });

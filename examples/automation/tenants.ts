@@ -13,7 +13,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { ConfigMap, EngineEvent, LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
-import { checkStorageConfig, StorageUser, storageUserDiagnostics, StorageUserFailure, storageUserFailures, StorageUserWarning } from "pulumi-storage-user";
+import { StorageUser } from "pulumi-storage-user";
+import { checkStorageConfig, storageUserDiagnostics, StorageUserFailure, storageUserFailures, StorageUserWarning } from "pulumi-storage-user/automation";
 
 const projectName = "tenants";
 

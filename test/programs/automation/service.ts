@@ -9,7 +9,8 @@
  *   node dist/service.js many <apiUrl1> <apiUrl2> <token1> <token2>
  */
 import { ConfigValue, EngineEvent, LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
-import { checkStackConfig, StorageUser, storageUserDiagnostics, storageUserFailures } from "pulumi-storage-user";
+import { StorageUser } from "pulumi-storage-user";
+import { checkStackConfig, storageUserDiagnostics, storageUserFailures } from "pulumi-storage-user/automation";
 
 const projectName = "svc";
 
