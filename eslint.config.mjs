@@ -1,0 +1,94 @@
+// @ts-check
+// ESLint finds likely bugs; Prettier (.prettierrc.json) owns the form, so no formatting or
+// stylistic rule is enabled here: @eslint/js and typescript-eslint's recommended sets have none.
+import eslint from "@eslint/js";
+import { defineConfig } from "eslint/config";
+import tseslint from "typescript-eslint";
+
+// Node's CommonJS globals, for the few plain JavaScript files (TypeScript files leave undefined
+// names to the compiler). Listed by hand: the `globals` package would be a dependency for eight names.
+const nodeCommonJsGlobals = /** @type {const} */ ({
+  require: "readonly",
+  module: "writable",
+  exports: "writable",
+  __dirname: "readonly",
+  __filename: "readonly",
+  process: "readonly",
+  console: "readonly",
+  Buffer: "readonly",
+});
+
+// Every eslint-disable comment says why, after ` -- `. ESLint has no core rule for that, and the
+// plugin that has one (@eslint-community/eslint-plugin-eslint-comments) would be a dependency for
+// one check: this local rule reads the directive comments ESLint already parses.
+/** @type {import("eslint").ESLint.Plugin} */
+const local = {
+  rules: {
+    "disable-needs-reason": {
+      meta: {
+        type: "problem",
+        messages: { missing: "Say why after `--`: `{{directive}} <rule> -- <reason>`." },
+        schema: [],
+      },
+      create(context) {
+        return {
+          Program() {
+            for (const comment of context.sourceCode.getAllComments()) {
+              const match = /^\s*(eslint-disable(?:-next-line|-line)?)(?:\s|$)/.exec(comment.value);
+              if (match && !/\s--\s*\S/.test(comment.value)) {
+                context.report({
+                  loc: comment.loc ?? { line: 1, column: 0 },
+                  messageId: "missing",
+                  data: { directive: match[1] },
+                });
+              }
+            }
+          },
+        };
+      },
+    },
+  },
+};
+
+export default defineConfig(
+  {
+    // Generated or installed output, and other languages' trees. The programs under
+    // test/programs/ and bench/programs/ are installed into temporary directories by the tests
+    // and the benchmark; their node_modules (and examples') are covered by ESLint's default
+    // **/node_modules/ ignore.
+    ignores: ["dist/", "sdk/", "bench/work/", ".pulumi/", ".trial-state/", "**/*.d.ts"],
+  },
+  {
+    // A disable comment that no longer suppresses anything fails the lint, so none outlives its reason.
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+    plugins: { local },
+    rules: { "local/disable-needs-reason": "error" },
+  },
+  eslint.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  {
+    // One program for everything type-checked: tsconfig.json (the build) plus test/ and the
+    // vitest config, which the build does not compile (tsconfig.eslint.json).
+    languageOptions: { parserOptions: { project: "./tsconfig.eslint.json", tsconfigRootDir: import.meta.dirname } },
+  },
+  {
+    // Plain JavaScript is not in the TypeScript program (no allowJs): the rules that need types are off.
+    files: ["**/*.js", "**/*.cjs", "**/*.mjs"],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+  {
+    files: ["**/*.js", "**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: nodeCommonJsGlobals },
+    // CommonJS is what these files are (a pack hook, plugins and programs run by Node as they are).
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
+    // Programs that users copy (examples/) or that the tests and the benchmark install and run
+    // against the packed package (test/programs/, bench/programs/). Each has its own package.json
+    // and tsconfig, and imports pulumi-storage-user from a node_modules that exists only in the
+    // temporary directory they run in, so their types cannot be resolved here: they get the rules
+    // that need no types.
+    files: ["examples/**", "test/programs/**", "bench/programs/**"],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+);
