@@ -152,8 +152,9 @@ export class TestStack {
   }
 
   /** `pulumi stack export` parsed: the checkpoint as the engine holds it (secrets encrypted). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the engine's JSON, whose shape the tests assert on
   async exportState(showSecrets = false): Promise<{ deployment: { resources?: Array<Record<string, any>> } }> {
-    return JSON.parse((await this.must(["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])])).stdout);
+    return JSON.parse((await this.must(["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])])).stdout) as Awaited<ReturnType<TestStack["exportState"]>>;
   }
 
   /** The raw state file of the file:// backend, byte for byte. */
@@ -170,12 +171,14 @@ export class TestStack {
     return found.map((f) => fs.readFileSync(f, "utf8")).join("\n");
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the CLI's JSON, whose shape the tests assert on
   async outputs(showSecrets = false): Promise<Record<string, any>> {
     const r = await this.must(["stack", "output", "--json", ...(showSecrets ? ["--show-secrets"] : [])]);
-    return JSON.parse(r.stdout);
+    return JSON.parse(r.stdout) as Record<string, unknown>;
   }
 
   /** Resources of a type in the exported state. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the engine's JSON, whose shape the tests assert on
   async resources(type = "pulumi-nodejs:dynamic/storage:StorageUser", showSecrets = false): Promise<Array<Record<string, any>>> {
     return ((await this.exportState(showSecrets)).deployment.resources ?? []).filter((r) => r.type === type);
   }
