@@ -37,7 +37,7 @@ function packageOf(url: string): string {
 }
 
 function summarize(file: string) {
-  const p: Profile = JSON.parse(fs.readFileSync(file, "utf8"));
+  const p = JSON.parse(fs.readFileSync(file, "utf8")) as Profile;
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);

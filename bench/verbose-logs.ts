@@ -38,7 +38,7 @@ function report(label: string, text: string, secrets: Array<[string, string]>): 
       if (!l.includes(value)) continue;
       let msg = l;
       try {
-        msg = String(JSON.parse(l.slice(l.indexOf("{"))).msg ?? l);
+        msg = String((JSON.parse(l.slice(l.indexOf("{"))) as { msg?: string }).msg ?? l);
       } catch {
         // not a JSON log line: keep the raw line
       }

@@ -18,7 +18,7 @@ export function workspace(name: string): { dir: string; program: (p: string) => 
   // Not the programs' node_modules link to the shared install; their package.json ends the repo's package scope.
   fs.cpSync(programs, path.join(dir, "programs"), { recursive: true, filter: (src) => path.basename(src) !== "node_modules" });
   const modules = path.join(dir, "programs", "node_modules");
-  const pkg = JSON.parse(fs.readFileSync(path.join(from, "package.json"), "utf8"));
+  const pkg = JSON.parse(fs.readFileSync(path.join(from, "package.json"), "utf8")) as { name: string; files: string[] };
   for (const entry of ["package.json", ...pkg.files]) {
     if (fs.existsSync(path.join(from, entry))) fs.cpSync(path.join(from, entry), path.join(modules, pkg.name, entry), { recursive: true });
   }

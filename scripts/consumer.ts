@@ -24,12 +24,12 @@ export function installConsumer(): string {
   refuseInUnitTier("installing the packed package");
   const dir = path.join(cacheDir, "consumer", createHash("sha256").update(repoRoot).digest("hex").slice(0, 12));
   fs.mkdirSync(dir, { recursive: true });
-  const [packed] = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", dir], repoRoot));
+  const [packed] = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", dir], repoRoot)) as Array<{ filename: string }>;
   const bytes = fs.readFileSync(path.join(dir, packed.filename));
   // A name per content: npm then installs a changed package instead of trusting its lock file.
   const tarball = `pulumi-storage-user-${createHash("sha256").update(bytes).digest("hex").slice(0, 16)}.tgz`;
   fs.renameSync(path.join(dir, packed.filename), path.join(dir, tarball));
-  const root = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8"));
+  const root = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
   const manifest = {
     name: "pulumi-storage-user-consumer",
     private: true,

@@ -100,6 +100,7 @@ async function overSwift(content: string): Promise<void> {
   } catch (err) {
     // The client's own message (e.g. "Unauthorized. Check username/id, password …"), never the password.
     const e = err as { stderr?: string };
+    // eslint-disable-next-line preserve-caught-error -- the client's error keeps its whole output; only its last line is meant to surface
     throw new Error(`swift: ${(e.stderr ?? String(err)).trim().split("\n").pop()}`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -116,6 +117,6 @@ async function main() {
 
 main().catch((err) => {
   // SDK errors carry the request, never the secret; the message and code are enough.
-  console.error(`demo app failed: ${err?.name ?? "Error"}: ${err instanceof Error ? err.message : err}`);
+  console.error(`demo app failed: ${(err as Error | undefined)?.name ?? "Error"}: ${err instanceof Error ? err.message : err}`);
   process.exit(1);
 });

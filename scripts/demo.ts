@@ -63,7 +63,7 @@ async function main() {
     await show(stack, "what other programs read; credentials stay [secret]", ["stack", "output"]);
     console.log(`\nthe API now holds ${api.users.length} users: ${api.users.map((u) => `${u.Id} ${u.Name}`).join(", ")}`);
     // What a deployment does: the user's env output, decrypted, becomes the app's environment.
-    const { credentials } = await stack.outputs(true);
+    const { credentials } = (await stack.outputs(true)) as { credentials: { app: { env: Record<string, string> } } };
     console.log(`\n$ env <credentials.app.env: ${Object.keys(credentials.app.env).join(", ")}> node dist/scripts/demo-app.js`);
     const app = await runDemoApp(credentials.app.env);
     process.stdout.write(app.output);

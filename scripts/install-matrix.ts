@@ -27,8 +27,8 @@ export interface CellResult {
   cliReported: string;
 }
 
-const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8"));
-const peerLowest = (pkg.peerDependencies["@pulumi/pulumi"] as string).replace(/^\^/, "");
+const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as Record<"peerDependencies" | "devDependencies", Record<string, string>>;
+const peerLowest = pkg.peerDependencies["@pulumi/pulumi"].replace(/^\^/, "");
 const sdkNewest = pins.sdkNewest;
 
 export const cells: Cell[] = [
@@ -95,7 +95,7 @@ function main() {
     console.error(`install matrix: no results (vitest exited ${r.status}); README.md left as it is`);
     process.exit(1);
   }
-  const results = new Map<string, CellResult>(Object.entries(JSON.parse(fs.readFileSync(out, "utf8"))));
+  const results = new Map<string, CellResult>(Object.entries(JSON.parse(fs.readFileSync(out, "utf8")) as Record<string, CellResult>));
   fs.rmSync(path.dirname(out), { recursive: true, force: true });
   const readme = fs.readFileSync(readmePath, "utf8");
   const updated = withMatrixTable(readme, results);

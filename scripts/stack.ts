@@ -12,6 +12,10 @@ import { locateCli, userPath } from "./toolchain";
 
 export { cliVersion, locateCli, repoRoot } from "./toolchain";
 
+/** JSON that the CLI or the engine wrote: the tests assert on its shape, so it is not typed here. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the tests assert on this JSON's shape
+type Json = Record<string, any>;
+
 export interface RunResult {
   code: number;
   stdout: string;
@@ -152,8 +156,8 @@ export class TestStack {
   }
 
   /** `pulumi stack export` parsed: the checkpoint as the engine holds it (secrets encrypted). */
-  async exportState(showSecrets = false): Promise<{ deployment: { resources?: Array<Record<string, any>> } }> {
-    return JSON.parse((await this.must(["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])])).stdout);
+  async exportState(showSecrets = false): Promise<{ deployment: { resources?: Json[] } }> {
+    return JSON.parse((await this.must(["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])])).stdout) as { deployment: { resources?: Json[] } };
   }
 
   /** The raw state file of the file:// backend, byte for byte. */
@@ -170,13 +174,13 @@ export class TestStack {
     return found.map((f) => fs.readFileSync(f, "utf8")).join("\n");
   }
 
-  async outputs(showSecrets = false): Promise<Record<string, any>> {
+  async outputs(showSecrets = false): Promise<Json> {
     const r = await this.must(["stack", "output", "--json", ...(showSecrets ? ["--show-secrets"] : [])]);
-    return JSON.parse(r.stdout);
+    return JSON.parse(r.stdout) as Json;
   }
 
   /** Resources of a type in the exported state. */
-  async resources(type = "pulumi-nodejs:dynamic/storage:StorageUser", showSecrets = false): Promise<Array<Record<string, any>>> {
+  async resources(type = "pulumi-nodejs:dynamic/storage:StorageUser", showSecrets = false): Promise<Json[]> {
     return ((await this.exportState(showSecrets)).deployment.resources ?? []).filter((r) => r.type === type);
   }
 

@@ -13,7 +13,7 @@ import * as path from "node:path";
 export const repoRoot: string = (() => {
   for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
     const pkg = path.join(dir, "package.json");
-    if (fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, "utf8")).name === "pulumi-storage-user") return dir;
+    if (fs.existsSync(pkg) && (JSON.parse(fs.readFileSync(pkg, "utf8")) as { name?: string }).name === "pulumi-storage-user") return dir;
   }
   throw new Error(`pulumi-storage-user root not found above ${__dirname}`);
 })();
@@ -23,7 +23,7 @@ export const cacheDir = process.env.PULUMI_CLI_CACHE || path.join(process.env.XD
 /** tools/toolchain/versions.json: `cli` is the pinned Pulumi CLI, `cliNewest` the newest the Go module proxy serves. */
 export const pins: { cli: string; cliNewest: string; node: string[]; mainNode: string; pnpm: string; yarn: string; sdkNewest: string } = JSON.parse(
   fs.readFileSync(path.join(repoRoot, "tools", "toolchain", "versions.json"), "utf8"),
-);
+) as typeof pins;
 
 /**
  * Throws in the unit tier (test/unit-setup.ts): its tests need no CLI, no installed package and

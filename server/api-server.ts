@@ -211,7 +211,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, record: RequestRecord) {
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const c of req) {
+    for await (const c of req as AsyncIterable<Buffer>) {
       size += c.length;
       if (size <= 64 * 1024) chunks.push(c);
     }
@@ -260,7 +260,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     if (typeof UserName !== "string" || UserName.length === 0) {
       return apiError(res, 400, "invalid_user_name", "UserName is required and must be a non-empty string");
     }
-    // eslint-disable-next-line no-control-regex
+    // eslint-disable-next-line no-control-regex -- control characters are what the API refuses
     if (UserName.length > 128 || /[\u0000-\u001f\u007f]/.test(UserName)) {
       return apiError(res, 400, "invalid_user_name", "UserName must be at most 128 characters without control characters");
     }

@@ -21,7 +21,7 @@ let built: { versitygw: string; ftp: string } | undefined;
 export function realServerBinaries(): { versitygw: string; ftp: string } {
   if (built) return built;
   const out = execFileSync("bash", [path.join(tools, "build.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
-  const found = Object.fromEntries(out.trim().split("\n").map((l) => l.split(/=(.*)/s).slice(0, 2)));
+  const found = Object.fromEntries(out.trim().split("\n").map((l) => l.split(/=(.*)/s).slice(0, 2))) as Record<string, string | undefined>;
   if (!found.versitygw || !found.ftp) throw new Error(`tools/real-servers/build.sh printed no server paths:\n${out}`);
   return (built = { versitygw: found.versitygw, ftp: found.ftp });
 }
@@ -34,7 +34,7 @@ export function installSwift(): void {
 /** Runs a script with its progress on our stderr; resolves to its stdout. */
 export function runScript(script: string, args: string[] = []): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile("bash", [script, ...args], { encoding: "utf8", maxBuffer: 1 << 20 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+    const child = execFile("bash", [script, ...args], { encoding: "utf8", maxBuffer: 1 << 20 }, (err: Error | null, stdout) => (err ? reject(err) : resolve(stdout)));
     child.stderr?.pipe(process.stderr);
   });
 }

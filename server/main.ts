@@ -44,7 +44,7 @@ async function main() {
   const real = values.fake ? undefined : await startRealApiServer(options);
   const server = real ?? (await startApiServer(options));
   // Before the first line is printed: whoever reads it may stop us at once, servers included.
-  const stop = () => server.close().then(() => process.exit(0));
+  const stop = () => void server.close().then(() => process.exit(0));
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
   console.log(`storage API listening on ${server.url} (POST ${server.url}/storage/users)`);

@@ -49,9 +49,12 @@ async function startFtp(bin: string, dir: string, usersFile: string): Promise<{ 
   const port = await new Promise<number>((resolve, reject) => {
     let seen = "";
     const timer = setTimeout(() => reject(new BackendError("the FTP server did not start", output() || "no output")), 20_000);
-    child.stdout!.on("data", (c: Buffer) => {
+    child.stdout.on("data", (c: Buffer) => {
       const m = /listening on 127\.0\.0\.1:(\d+)/.exec((seen += c.toString("utf8")));
-      if (m) (clearTimeout(timer), resolve(Number(m[1])));
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
     });
     child.once("exit", () => (clearTimeout(timer), reject(new BackendError("the FTP server exited", output() || "no output"))));
   });
@@ -105,7 +108,7 @@ export async function startUserBackends(opts: RealBackendOptions = {}): Promise<
     return {
       s3Endpoint,
       ftpHostName: `127.0.0.1:${ftp.port}`,
-      ...(swift ? { swift: { authUrl: swift.authUrl, createUser: swift.createUser } } : {}),
+      ...(swift ? { swift: { authUrl: swift.authUrl, createUser: swift.createUser.bind(swift) } } : {}),
       async createS3Account(accessKey, secretKey) {
         const xml = (tag: string, v: string) => `<${tag}>${v.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</${tag}>`;
         const body = Buffer.from(`<Account>${xml("Access", accessKey)}${xml("Secret", secretKey)}${xml("Role", "userplus")}</Account>`);

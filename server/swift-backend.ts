@@ -189,6 +189,8 @@ export async function startSwiftBackend(): Promise<SwiftBackend> {
     await waitForPort(kPort, keystone, "keystone (uwsgi)", tail(keystone));
     await Promise.all(servers.map((s) => waitForPort(s.port, s.child, `swift-${s.kind}-server`, s.output)));
 
+    /** The members of Keystone's answers read below (each call reads one). */
+    type KeystoneAnswer = { service: { id: string }; roles: Array<{ id: string } | undefined>; project: { id: string }; user: { id: string } };
     const keystoneApi = async (method: string, url: string, token: string | undefined, body?: unknown) => {
       const res = await fetch(`${authUrl}${url}`, {
         method,
@@ -197,7 +199,7 @@ export async function startSwiftBackend(): Promise<SwiftBackend> {
       });
       const text = await res.text();
       if (!res.ok) throw new BackendError(`keystone refused ${method} ${url}`, `${res.status} ${text.slice(0, 300)}`);
-      return { res, json: text ? JSON.parse(text) : undefined };
+      return { res, json: (text ? JSON.parse(text) : undefined) as KeystoneAnswer };
     };
     const adminToken = async () =>
       (
@@ -226,8 +228,8 @@ export async function startSwiftBackend(): Promise<SwiftBackend> {
       proxyUrl,
       async createUser(name, password) {
         const t = await fresh();
-        const project = (await keystoneApi("POST", "/projects", t, { project: { name, domain_id: "default" } })).json.project.id as string;
-        const created = (await keystoneApi("POST", "/users", t, { user: { name, domain_id: "default", default_project_id: project, password } })).json.user.id as string;
+        const project = (await keystoneApi("POST", "/projects", t, { project: { name, domain_id: "default" } })).json.project.id;
+        const created = (await keystoneApi("POST", "/users", t, { user: { name, domain_id: "default", default_project_id: project, password } })).json.user.id;
         await keystoneApi("PUT", `/projects/${project}/users/${created}/roles/${member}`, t);
         return project;
       },

@@ -37,7 +37,7 @@ function filterDirect(dir: string, deps: Dependency[]): Dependency[] {
   try {
     pkg = JSON.parse(fs.readFileSync(manifest, "utf8"));
   } catch (err) {
-    throw new Error(`could not parse ${manifest}: ${(err as Error).message}`);
+    throw new Error(`could not parse ${manifest}: ${(err as Error).message}`, { cause: err });
   }
   const direct = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.devDependencies ?? {})]);
   const out: Dependency[] = [];

@@ -43,7 +43,7 @@ const messageLimits = { "grpc.max_receive_message_length": 400 * 1024 * 1024, "g
 
 export class PolicyProxy {
   private readonly configuration = new Once<any | null>();
-  private readonly client = new Once<grpcTypes.Client & Record<string, Function>>();
+  private readonly client = new Once<grpcTypes.Client & Record<string, (...args: any[]) => any>>();
   private server!: grpcTypes.Server;
 
   private constructor(private readonly grpc: typeof grpcTypes) {}
@@ -96,7 +96,7 @@ export class PolicyProxy {
       throw err;
     }
     const Client = this.grpc.makeGenericClientConstructor(AnalyzerService, "Analyzer");
-    const client = new Client(`127.0.0.1:${p}`, this.grpc.credentials.createInsecure(), messageLimits) as grpcTypes.Client & Record<string, Function>;
+    const client = new Client(`127.0.0.1:${p}`, this.grpc.credentials.createInsecure(), messageLimits) as grpcTypes.Client & Record<string, (...args: any[]) => any>;
     if (this.configuration.settled && this.configuration.value) {
       try {
         await new Promise<void>((resolve, reject) => client.configureStack(this.configuration.value, (err: grpcTypes.ServiceError | null) => (err ? reject(err) : resolve())));

@@ -92,7 +92,7 @@ export async function runPlugin(grpc: typeof grpcTypes, call: grpcTypes.ServerWr
       }
     } catch (err) {
       if ((err as { exitCode?: number }).exitCode === undefined) {
-        if ((err as NodeJS.ErrnoException).syscall) throw new Error(`Problem executing plugin program (could not run language executor): ${(err as Error).message}`);
+        if ((err as NodeJS.ErrnoException).syscall) throw new Error(`Problem executing plugin program (could not run language executor): ${(err as Error).message}`, { cause: err });
         throw err;
       }
       code = (err as { exitCode: number }).exitCode;

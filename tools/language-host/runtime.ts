@@ -32,7 +32,7 @@ function streamsClosed(streams: Readable[], ms: number): Promise<boolean> {
       for (const s of open) s.destroy();
       resolve(false);
     }, ms);
-    Promise.all(open.map((s) => new Promise((r) => s.once("close", r)))).then(() => {
+    void Promise.all(open.map((s) => new Promise((r) => s.once("close", r)))).then(() => {
       clearTimeout(timer);
       resolve(true);
     });
@@ -77,8 +77,8 @@ export class LanguageHost {
       getRequiredPlugins: unimplemented("GetRequiredPlugins"),
       getRequiredPackages: wrap((req) => this.getRequiredPackages(req)),
       run: (call: grpcTypes.ServerUnaryCall<any, any>, callback: grpcTypes.sendUnaryData<any>) =>
-        this.run(call).then((res) => callback(null, res), (err: Error) => callback({ code: this.grpc.status.UNKNOWN, details: err.message })),
-      installDependencies: (call: grpcTypes.ServerWritableStream<any, any>) => this.installDependencies(call),
+        void this.run(call).then((res) => callback(null, res), (err: Error) => callback({ code: this.grpc.status.UNKNOWN, details: err.message })),
+      installDependencies: (call: grpcTypes.ServerWritableStream<any, any>) => void this.installDependencies(call),
       runtimeOptionsPrompts: wrap((req) => this.runtimeOptionsPrompts(req)),
       template: wrap(() => new pb.TemplateResponse()),
       about: wrap((req) => this.about(req)),
@@ -181,11 +181,11 @@ export class LanguageHost {
     const child = spawn(node, [...nodeArgs, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
     this.running.add(child);
     call.on("cancelled", () => this.cancelRunning(child));
-    child.stdout!.on("data", (chunk: Buffer) => process.stdout.write(chunk));
+    child.stdout.on("data", (chunk: Buffer) => process.stdout.write(chunk));
     // Stderr passes through and is sniffed for V8's out-of-memory report, as the Go host does.
     let oom = false;
     let tail = "";
-    child.stderr!.on("data", (chunk: Buffer) => {
+    child.stderr.on("data", (chunk: Buffer) => {
       process.stderr.write(chunk);
       const text = tail + chunk.toString("utf8");
       if (text.includes("<--- Last few GCs --->") || text.includes("Check failed: needs_context && current_scope_ == closure_scope_")) oom = true;
@@ -197,7 +197,7 @@ export class LanguageHost {
     });
     // cmd.WaitDelay: once the program has exited, its pipes get 5 s to close (a child it left may
     // hold them), then they are closed, and a clean exit becomes Go's ErrWaitDelay.
-    if (!result.error && !(await streamsClosed([child.stdout!, child.stderr!], WAIT_DELAY_MS)) && result.code === 0) {
+    if (!result.error && !(await streamsClosed([child.stdout, child.stderr], WAIT_DELAY_MS)) && result.code === 0) {
       result.error = new Error("exec: WaitDelay expired before I/O complete");
     }
     this.running.delete(child);

@@ -3,7 +3,6 @@
 // kind. Against ../storage-users it prices what the package adds, in the plugin and the program,
 // over the bare request.
 import * as pulumi from "@pulumi/pulumi";
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const provider: pulumi.dynamic.ResourceProvider = require("psu-bench-raw");
 
 const config = new pulumi.Config();

@@ -5,7 +5,6 @@
 //   data: + account and secrets, plain | secret: + secrets marked secret (StorageUser's state)
 //   json, secretjson: as data and secret, with account and secrets stored as JSON strings
 import * as pulumi from "@pulumi/pulumi";
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const provider: pulumi.dynamic.ResourceProvider = require("psu-bench-shaped");
 
 const config = new pulumi.Config();
