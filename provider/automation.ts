@@ -143,6 +143,7 @@ export function storageUserDiagnostics(events: Iterable<EngineEventLike>): {
  * events when given (with URN and userName), else from the error's text (a CommandError's
  * message holds the CLI's output). Empty when the failure is not the provider's.
  */
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the union documents what is expected; anything else is read as no events
 export function storageUserFailures(source: Iterable<EngineEventLike> | unknown): StorageUserFailure[] {
   if (source !== null && typeof source === "object" && Symbol.iterator in source) {
     return storageUserDiagnostics(source as Iterable<EngineEventLike>).failures;

@@ -69,7 +69,7 @@ export function parseConnections(raw: string | undefined): Record<string, Entry>
       const v = (entry as Record<string, unknown>)[k];
       if (v !== undefined && typeof v !== "string") throw new StorageUserError("CONFIG_INVALID", { problem: "entryValueNotString", key: `${connectionsKey}.${name}.${k}`, secret: k === "accessToken" });
     }
-    out[name] = entry as Entry;
+    out[name] = entry;
   }
   return out;
 }

@@ -102,5 +102,5 @@ export function sourcesOf(r: Recorded): Partial<Sources> {
 export function deriveOutput(name: OutputName, sources: Partial<Sources>): unknown {
   const o = outputs[name] as Output<keyof Sources>;
   const source = sources[o.from];
-  return source === undefined ? undefined : o.derive(source as never);
+  return source === undefined ? undefined : o.derive(source);
 }

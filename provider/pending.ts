@@ -100,7 +100,7 @@ function pendingIn(d: Record<string, unknown>): Found[] {
     const inputs = isObject(r.inputs) ? r.inputs : {};
     const userName = typeof inputs.userName === "string" ? inputs.userName : undefined;
     const connection = typeof inputs.connection === "string" ? inputs.connection : undefined;
-    out.push({ userName, connection, connectionIsSecret: isSecret(inputs.connection), urn: String(r.urn ?? ""), operation: "creating" });
+    out.push({ userName, connection, connectionIsSecret: isSecret(inputs.connection), urn: typeof r.urn === "string" ? r.urn : "", operation: "creating" });
   }
   return out;
 }
@@ -137,6 +137,7 @@ const timeOf = (d: Record<string, unknown>) => (isObject(d.manifest) && typeof d
  *
  * @throws StorageUserError `PENDING_INPUT_UNREADABLE` when an input is no deployment.
  */
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the union documents what is expected; anything else is refused with PENDING_INPUT_UNREADABLE
 export function pendingStorageUsers(deployments: DeploymentLike | unknown, options: { dealtWith?: Iterable<string> } = {}): PendingStorageUser[] {
   const all = (Array.isArray(deployments) ? deployments : [deployments]).map(deploymentOf);
   if (all.length === 0) throw unreadable("nothingGiven");

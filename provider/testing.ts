@@ -63,16 +63,17 @@ export function storageUserMocks(userMocks?: pulumi.runtime.Mocks, options: Stor
   const baseUrl = options.baseUrl ?? "https://api.storage.example.test";
   return {
     newResource(args: pulumi.runtime.MockResourceArgs) {
-      if (args.type !== storageUserType) return userMocks ? userMocks.newResource(args) : { id: `${args.name}-id`, state: args.inputs };
-      const userName = typeof args.inputs.userName === "string" ? args.inputs.userName : `${args.name}-${createHash("sha256").update(args.name).digest("hex").slice(0, 7)}`;
+      if (args.type !== storageUserType) return userMocks ? userMocks.newResource(args) : { id: `${args.name}-id`, state: args.inputs as Record<string, unknown> };
+      const given0 = args.inputs as Record<string, unknown>;
+      const userName = typeof given0.userName === "string" ? given0.userName : `${args.name}-${createHash("sha256").update(args.name).digest("hex").slice(0, 7)}`;
       const parsed = parseCreatedUser(mockApiUser(args.name, userName));
       if (!parsed.ok) throw new Error(`mockApiUser does not match the wire mapping: ${parsed.problems.join("; ")}`);
-      const { [PREVIEW_MARK]: _mark, ...given } = args.inputs;
-      const inputs: UserInputs = { ...given, userName, persistPassword: given.persistPassword ?? defaults.persistPassword };
+      const { [PREVIEW_MARK]: _mark, ...given } = given0;
+      const inputs: UserInputs = { ...given, userName, persistPassword: typeof given.persistPassword === "boolean" ? given.persistPassword : defaults.persistPassword };
       return { id: String(parsed.user.userId), state: { ...given, ...toOutputs(inputs, parsed.user, baseUrl) } };
     },
     call(args: pulumi.runtime.MockCallArgs) {
-      return userMocks ? userMocks.call(args) : args.inputs;
+      return userMocks ? userMocks.call(args) : (args.inputs as Record<string, unknown>);
     },
   };
 }

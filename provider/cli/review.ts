@@ -31,9 +31,9 @@ interface Flagged {
 
 function readPreview(file: string | undefined): { steps: PreviewStep[] } | string {
   try {
-    const digest = JSON.parse(fs.readFileSync(file ?? 0, "utf8"));
+    const digest = JSON.parse(fs.readFileSync(file ?? 0, "utf8")) as { steps?: unknown } | null;
     if (!Array.isArray(digest?.steps)) return "no steps list: is this the output of pulumi preview --json?";
-    return digest;
+    return digest as { steps: PreviewStep[] };
   } catch (err) {
     return (err as NodeJS.ErrnoException).code ?? "not JSON";
   }
@@ -42,8 +42,8 @@ function readPreview(file: string | undefined): { steps: PreviewStep[] } | strin
 function labels(): string[] {
   const file = process.env.GITHUB_EVENT_PATH;
   if (!file || !fs.existsSync(file)) return [];
-  const event = JSON.parse(fs.readFileSync(file, "utf8"));
-  return (event.pull_request?.labels ?? []).map((l: { name: string }) => l.name);
+  const event = JSON.parse(fs.readFileSync(file, "utf8")) as { pull_request?: { labels?: { name: string }[] } };
+  return (event.pull_request?.labels ?? []).map((l) => l.name);
 }
 
 /** What the old state says of a user: plain fields only (credentials are "[secret]" in a preview). */
@@ -52,7 +52,7 @@ function describe(step: PreviewStep): Omit<Flagged, "kind"> {
   const outputs = old.outputs ?? {};
   let account: { baseUrl?: string } = {};
   try {
-    account = typeof outputs.account === "string" ? JSON.parse(outputs.account) : ((outputs.account as typeof account) ?? {});
+    account = typeof outputs.account === "string" ? (JSON.parse(outputs.account) as typeof account) : ((outputs.account as typeof account) ?? {});
   } catch {
     account = {};
   }

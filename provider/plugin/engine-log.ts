@@ -12,11 +12,10 @@
 import * as path from "node:path";
 import type { StorageUserWarningCode } from "../warnings";
 
-interface EngineClient {
-  log(req: unknown, cb: (err: Error | null) => void): void;
-}
+type Pb = typeof import("@pulumi/pulumi/proto/engine_pb");
+type EngineClient = InstanceType<typeof import("@pulumi/pulumi/proto/engine_grpc_pb").EngineClient>;
 
-let engine: { client: EngineClient; pb: { LogRequest: new () => any; LogSeverity: { WARNING: number } } } | null | undefined;
+let engine: { client: EngineClient; pb: Pb } | null | undefined;
 
 function connect(): typeof engine {
   if (engine !== undefined) return engine;
@@ -27,9 +26,11 @@ function connect(): typeof engine {
     if (!address) return engine;
     const sdk = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
     // @grpc/grpc-js is @pulumi/pulumi's dependency: resolve it from there (pnpm does not hoist it).
-    const grpc = require(require.resolve("@grpc/grpc-js", { paths: [sdk] }));
-    const engrpc = require("@pulumi/pulumi/proto/engine_grpc_pb");
-    const pb = require("@pulumi/pulumi/proto/engine_pb");
+    /* eslint-disable @typescript-eslint/no-require-imports -- loaded only in the plugin, and grpc-js from the SDK's own dependencies */
+    const grpc = require(require.resolve("@grpc/grpc-js", { paths: [sdk] })) as typeof import("@grpc/grpc-js");
+    const engrpc = require("@pulumi/pulumi/proto/engine_grpc_pb") as typeof import("@pulumi/pulumi/proto/engine_grpc_pb");
+    const pb = require("@pulumi/pulumi/proto/engine_pb") as Pb;
+    /* eslint-enable @typescript-eslint/no-require-imports */
     engine = { client: new engrpc.EngineClient(address, grpc.credentials.createInsecure()), pb };
   } catch {
     engine = null;

@@ -81,9 +81,9 @@ async function diff(settings: Settings, id: string, olds: Props, news: Props): P
   // user whose connection now points elsewhere stays where it is. Both are printed at preview.
   // Shown under the resource (its URN comes as the __urn input) where the engine allows.
   if (replaces.length > 0) await warnAbout(news.__urn, "REPLACE_LEAVES_USER", replaceWarning(user, now));
-  else if (readdressed) await warnAbout(news.__urn, "SERVICE_READDRESSED", serviceReaddressedWarning({ ...user, service: user.service! }, label, now!));
-  else if (moved && renamed) await warnAbout(news.__urn, "CONNECTION_CHANGED", connectionChangedWarning({ ...user, service: user.service! }, connectionLabel(oldConnection), label, now!));
-  else if (moved) await warnAbout(news.__urn, "SERVICE_MOVED", serviceMovedWarning({ ...user, service: user.service! }, label, now!));
+  else if (readdressed) await warnAbout(news.__urn, "SERVICE_READDRESSED", serviceReaddressedWarning({ ...user, service: user.service! }, label, now));
+  else if (moved && renamed) await warnAbout(news.__urn, "CONNECTION_CHANGED", connectionChangedWarning({ ...user, service: user.service! }, connectionLabel(oldConnection), label, now));
+  else if (moved) await warnAbout(news.__urn, "SERVICE_MOVED", serviceMovedWarning({ ...user, service: user.service! }, label, now));
   const upgrade = replaces.length === 0 && needsUpgrade(olds);
   if (upgrade) await warnAbout(news.__urn, "STATE_UPGRADE", upgradeWarning(user));
   // A recorded failure always differs, so every up reaches update and repeats the guidance,

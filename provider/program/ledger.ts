@@ -30,8 +30,8 @@ export interface StorageUserLedgerArgs {
 }
 
 function entryOf(u: StorageUser | LedgerEntry): { [K in keyof LedgerEntry]: pulumi.Input<LedgerEntry[K]> } {
-  if (!pulumi.CustomResource.isInstance(u)) return u as LedgerEntry;
-  const user = u as StorageUser;
+  if (!pulumi.CustomResource.isInstance(u)) return u;
+  const user = u;
   return { name: user.urn.apply(nameFromUrn), id: user.id, userName: user.userName, service: user.baseUrl };
 }
 

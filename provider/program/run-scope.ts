@@ -16,8 +16,8 @@ type Store = object;
 function currentStore(): Store {
   // Not in the SDK's typed surface, but in every version of the peer range. Resolved the way
   // this package's `import "@pulumi/pulumi"` is, so it is the program's own runtime and store.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require("@pulumi/pulumi/runtime/state").getStore();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module path outside the SDK's typed surface
+  return (require("@pulumi/pulumi/runtime/state") as { getStore(): Store }).getStore();
 }
 
 /** A value made once per program run by `make`, and the same value for the rest of that run. */

@@ -33,8 +33,9 @@ function secretKeys(): string[] | undefined {
   let raw: string | undefined;
   try {
     // Where @pulumi/pulumi keeps it (the Automation API's inline programs set it there, not in process.env).
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    raw = require("@pulumi/pulumi/runtime/state").getStore?.().config?.PULUMI_CONFIG_SECRET_KEYS;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module path outside the SDK's typed surface
+    const state = require("@pulumi/pulumi/runtime/state") as { getStore?(): { config?: Record<string, string | undefined> } };
+    raw = state.getStore?.().config?.PULUMI_CONFIG_SECRET_KEYS;
   } catch {
     raw = undefined;
   }

@@ -83,6 +83,7 @@ export function receiveConfigure(onConfigure: (values: ConfigureValues) => void)
     Server: { prototype: { addService(service: Record<string, { path?: string }>, impl: Record<string, unknown>): void } };
     status: { FAILED_PRECONDITION: number };
   };
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be called with the server as `this` below
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (service, impl) {
     if (service.configure?.path === "/pulumirpc.ResourceProvider/Configure" && typeof impl.configure === "function") {

@@ -14,9 +14,9 @@ const isSecret = (v: unknown): v is { value: unknown } => typeof v === "object" 
 const secret = (value: unknown) => ({ [SIG]: SECRET, value });
 
 /** Plain values for the lifecycle code: secrets unwrapped, derived outputs dropped (state keeps `account` and `secrets`). */
-export function fromEngine(props: Props | undefined): Props {
+export function fromEngine(props: unknown): Props {
   const out: Props = {};
-  for (const [k, v] of Object.entries(props ?? {})) {
+  for (const [k, v] of Object.entries((props ?? {}) as Props)) {
     if (derived.has(k)) continue;
     out[k] = isSecret(v) ? v.value : v;
   }

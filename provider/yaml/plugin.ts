@@ -37,7 +37,7 @@ receiveConfigure((values) => {
 
 // From dist/provider/yaml/, where the plugin runs.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- package.json is outside rootDir for import
-const pluginVersion: string = require("../../../package.json").version;
+const pluginVersion = (require("../../../package.json") as { version: string }).version;
 
 const withUrn = (urn: string, props: Props): Props => ({ ...props, __urn: urn });
 
@@ -46,7 +46,7 @@ const storageUserProvider: provider.Provider = {
   schema: JSON.stringify(schema),
   async check(urn, olds, news) {
     const result = await user.check(fromEngine(olds), withUrn(urn, fromEngine(news)));
-    return { inputs: result.inputs, failures: result.failures };
+    return { inputs: result.inputs as Props, failures: result.failures };
   },
   async diff(id, urn, olds, news) {
     return user.diff(id, fromEngine(olds), withUrn(urn, fromEngine(news)));

@@ -29,11 +29,11 @@ export interface CreateUserRequest {
  */
 export interface Clock {
   /** Milliseconds since the epoch, as Date.now(). */
-  now(): number;
+  now: () => number;
   /** Resolves after `ms` milliseconds of this clock. */
-  sleep(ms: number): Promise<void>;
+  sleep: (ms: number) => Promise<void>;
   /** The jitter source, as Math.random(). */
-  random(): number;
+  random: () => number;
 }
 
 export const realClock: Clock = {

@@ -9,6 +9,7 @@ let agent: Dispatcher | undefined;
 /** EnvHttpProxyAgent honours HTTP(S)_PROXY and NO_PROXY; NODE_EXTRA_CA_CERTS reaches it through Node's default TLS trust store. */
 function sharedAgent(): Dispatcher {
   if (!agent) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use: a program loads this module but never sends
     const { EnvHttpProxyAgent } = require("undici") as typeof import("undici");
     agent = new EnvHttpProxyAgent({ connect: { timeout: defaults.connectTimeoutMs } });
   }
@@ -22,6 +23,7 @@ export type Request = ReturnType<typeof createRequest>;
  * as seen at `now` (the retry loop's clock). Throws what undici throws.
  */
 export async function post({ url, headers, body }: Request, deadline: number, now: number = Date.now()): Promise<Dispatcher.ResponseData> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use: a program loads this module but never sends
   const { request } = require("undici") as typeof import("undici");
   const remaining = deadline - now;
   const perAttempt = Math.max(1, Math.min(defaults.requestTimeoutMs, remaining));
@@ -39,7 +41,7 @@ export async function post({ url, headers, body }: Request, deadline: number, no
 export async function readLimited(body: Dispatcher.ResponseData["body"], limit: number): Promise<{ text: string; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of body) {
+  for await (const chunk of body as AsyncIterable<Buffer>) {
     size += chunk.length;
     if (size > limit) {
       chunks.push(chunk.subarray(0, chunk.length - (size - limit)));
@@ -53,7 +55,8 @@ export async function readLimited(body: Dispatcher.ResponseData["body"], limit: 
 
 export function errorCode(err: unknown): string {
   const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
-  return String(e?.code ?? e?.cause?.code ?? "");
+  const code = e?.code ?? e?.cause?.code;
+  return typeof code === "string" || typeof code === "number" ? String(code) : "";
 }
 
 /** A transport error as messages quote it. */
