@@ -65,14 +65,17 @@ const log = (msg: string) => console.log(`[bench ${new Date().toISOString().slic
 async function timed(stack: TestStack, op: Op, n: number): Promise<{ seconds: number; cpu: number }> {
   const args = ["--parallel", String(PARALLEL)];
   const cpuFile = path.join(stack.workDir, "cpu.txt");
-  const opts = { env: { BENCH_CPU_FILE: cpuFile, ...(op === "upNoCheckpoints" ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}) } };
+  const opts = {
+    env: { BENCH_CPU_FILE: cpuFile, ...(op === "upNoCheckpoints" ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}) },
+  };
   const start = performance.now();
   const r = op === "preview" ? await stack.preview(args, opts) : await stack.up(args, opts);
   const seconds = (performance.now() - start) / 1000;
   if (r.code !== 0) throw new Error(`${op} of ${stack.programDir} failed:\n${r.output}`);
   // Proof the run did what is claimed: N creates, or nothing to do.
   const expect = new RegExp(op === "up" || op === "upNoCheckpoints" ? `\\+ ${n + 1} created` : `${n + 1} unchanged`);
-  if (!expect.test(r.output)) throw new Error(`${op} of ${stack.programDir}: expected ${expect}, got:\n${r.output.slice(-2000)}`);
+  if (!expect.test(r.output))
+    throw new Error(`${op} of ${stack.programDir}: expected ${expect}, got:\n${r.output.slice(-2000)}`);
   return { seconds, cpu: readCpu(cpuFile) };
 }
 
@@ -91,11 +94,20 @@ async function main() {
       for (const n of SIZES) {
         const order = round % 2 ? [...variantsAt(n)].reverse() : variantsAt(n);
         const newStack = (v: Variant) => {
-          const config: Record<string, string> = { "psu-bench:count": String(n), "psu-bench:prefix": `${v}-${n}-r${round}-${randomBytes(2).toString("hex")}`, "psu-bench:latencyMs": String(LATENCY_MS) };
+          const config: Record<string, string> = {
+            "psu-bench:count": String(n),
+            "psu-bench:prefix": `${v}-${n}-r${round}-${randomBytes(2).toString("hex")}`,
+            "psu-bench:latencyMs": String(LATENCY_MS),
+          };
           // The same stack config for every variant (the floor's too), so config decryption costs the same.
           config["storage:baseUrl"] = api.url;
           const secrets = { "storage:accessToken": token };
-          return TestStack.create({ programDir: ws.program(programs[v]), config, secrets, env: v === "raw" ? env : {} });
+          return TestStack.create({
+            programDir: ws.program(programs[v]),
+            config,
+            secrets,
+            env: v === "raw" ? env : {},
+          });
         };
         const stacks = new Map<Variant, TestStack>();
         const fresh = new Map<Variant, TestStack>();
@@ -104,7 +116,15 @@ async function main() {
         try {
           for (const op of ["up", "preview", "upNoChange", "upNoCheckpoints"] as Op[]) {
             const on = op === "upNoCheckpoints" ? fresh : stacks;
-            const sample: Sample = { round, n, op, order: [...on.keys()], seconds: {}, cpu: {}, load: { before: load(), after: [] } };
+            const sample: Sample = {
+              round,
+              n,
+              op,
+              order: [...on.keys()],
+              seconds: {},
+              cpu: {},
+              load: { before: load(), after: [] },
+            };
             for (const v of sample.order) {
               const t = await timed(on.get(v)!, op, n);
               sample.seconds[v] = r2(t.seconds);
@@ -112,9 +132,15 @@ async function main() {
             }
             sample.load.after = load();
             samples.push(sample);
-            log(`round ${round + 1} n=${n} ${op}: ${sample.order.map((v) => `${v} ${sample.seconds[v]} s (CPU ${sample.cpu[v]} s)`).join(", ")}; load ${sample.load.before[0]} -> ${sample.load.after[0]}`);
+            log(
+              `round ${round + 1} n=${n} ${op}: ${sample.order.map((v) => `${v} ${sample.seconds[v]} s (CPU ${sample.cpu[v]} s)`).join(", ")}; load ${sample.load.before[0]} -> ${sample.load.after[0]}`,
+            );
           }
-          states.push({ round, n, bytes: Object.fromEntries(order.map((v) => [v, Buffer.byteLength(stacks.get(v)!.stateFileText())])) });
+          states.push({
+            round,
+            n,
+            bytes: Object.fromEntries(order.map((v) => [v, Buffer.byteLength(stacks.get(v)!.stateFileText())])),
+          });
         } finally {
           for (const s of [...stacks.values(), ...fresh.values()]) await s.dispose();
         }
@@ -126,15 +152,23 @@ async function main() {
   report({ started, loadAtStart, loadAtEnd: load(), samples, states });
 }
 
-function report(run: { started: Date; loadAtStart: number[]; loadAtEnd: number[]; samples: Sample[]; states: StateSample[] }) {
+function report(run: {
+  started: Date;
+  loadAtStart: number[];
+  loadAtEnd: number[];
+  samples: Sample[];
+  states: StateSample[];
+}) {
   const { samples, states } = run;
   const pick = (n: number, op: Op) => samples.filter((s) => s.n === n && s.op === op);
   const med = (n: number, op: Op, v: Variant) => r2(median(pick(n, op).map((s) => s.seconds[v]!)));
   const ratios = (n: number, op: Op, a: Variant, b: Variant) => pick(n, op).map((s) => s.seconds[a]! / s.seconds[b]!);
-  const cpuRatio = (n: number, op: Op, a: Variant, b: Variant) => `${r2(median(pick(n, op).map((s) => s.cpu[a]! / s.cpu[b]!)))}×`;
+  const cpuRatio = (n: number, op: Op, a: Variant, b: Variant) =>
+    `${r2(median(pick(n, op).map((s) => s.cpu[a]! / s.cpu[b]!)))}×`;
   const ratio = (n: number, op: Op, a: Variant, b: Variant) => r2(median(ratios(n, op, a, b)));
   /** The median, then every pair's ratio: the spread is the noise. */
-  const shown = (n: number, op: Op, a: Variant, b: Variant) => `${ratio(n, op, a, b)}× (${ratios(n, op, a, b).map(r2).join(", ")})`;
+  const shown = (n: number, op: Op, a: Variant, b: Variant) =>
+    `${ratio(n, op, a, b)}× (${ratios(n, op, a, b).map(r2).join(", ")})`;
   const perUser = (v: Variant) => {
     const byRound = [...new Set(states.map((s) => s.round))].map((round) => {
       const at = (n: number) => states.find((s) => s.round === round && s.n === n)!.bytes[v]!;
@@ -146,7 +180,12 @@ function report(run: { started: Date; loadAtStart: number[]; loadAtEnd: number[]
   const rows: string[][] = [];
   const row = (what: string, ours: string, ref: string, r: string, cpu: string, target: string, met?: boolean) =>
     rows.push([what, ours, ref, r, cpu, target, met === undefined ? "–" : met ? "met" : "**missed**"]);
-  const targets: Record<string, number> = { [`preview-${SMALL}`]: 1.15, [`preview-${LARGE}`]: 1.15, [`up-${SMALL}`]: 1.15, [`up-${LARGE}`]: 1.25 };
+  const targets: Record<string, number> = {
+    [`preview-${SMALL}`]: 1.15,
+    [`preview-${LARGE}`]: 1.15,
+    [`up-${SMALL}`]: 1.15,
+    [`up-${LARGE}`]: 1.25,
+  };
   for (const op of ["preview", "up", "upNoChange", "upNoCheckpoints"] as Op[]) {
     for (const n of SIZES) {
       const t = targets[`${op}-${n}`];
@@ -157,21 +196,51 @@ function report(run: { started: Date; loadAtStart: number[]; loadAtEnd: number[]
         upNoChange: "no-change `pulumi up`",
         upNoCheckpoints: "`pulumi up` (creates) with `PULUMI_SKIP_CHECKPOINTS=true`",
       }[op];
-      row(`${name} of ${n} vs engine floor`, `${med(n, op, "ours")} s`, `${med(n, op, "floor")} s`, shown(n, op, "ours", "floor"), cpuRatio(n, op, "ours", "floor"), t ? `≤ ${t}×` : "", t ? x <= t : undefined);
+      row(
+        `${name} of ${n} vs engine floor`,
+        `${med(n, op, "ours")} s`,
+        `${med(n, op, "floor")} s`,
+        shown(n, op, "ours", "floor"),
+        cpuRatio(n, op, "ours", "floor"),
+        t ? `≤ ${t}×` : "",
+        t ? x <= t : undefined,
+      );
     }
   }
   for (const n of SIZES) {
     const limit = (Math.ceil(n / PARALLEL) * LATENCY_MS) / 1000;
-    row(`physical limit of \`up\` of ${n}: ceil(${n}/${PARALLEL}) × ${LATENCY_MS} ms`, `${med(n, "up", "ours")} s`, `${limit} s`, `${r2(med(n, "up", "ours") / limit)}× (floor ${r2(med(n, "up", "floor") / limit)}×)`, "", "");
+    row(
+      `physical limit of \`up\` of ${n}: ceil(${n}/${PARALLEL}) × ${LATENCY_MS} ms`,
+      `${med(n, "up", "ours")} s`,
+      `${limit} s`,
+      `${r2(med(n, "up", "ours") / limit)}× (floor ${r2(med(n, "up", "floor") / limit)}×)`,
+      "",
+      "",
+    );
   }
   for (const op of ["up", "preview"] as Op[]) {
     const name = op === "up" ? "`pulumi up` (creates)" : "no-change `pulumi preview`";
-    row(`plugin overhead: ${name} of ${SMALL} vs raw undici in a dynamic provider`, `${med(SMALL, op, "ours")} s`, `${med(SMALL, op, "raw")} s`, shown(SMALL, op, "ours", "raw"), cpuRatio(SMALL, op, "ours", "raw"), "");
+    row(
+      `plugin overhead: ${name} of ${SMALL} vs raw undici in a dynamic provider`,
+      `${med(SMALL, op, "ours")} s`,
+      `${med(SMALL, op, "raw")} s`,
+      shown(SMALL, op, "ours", "raw"),
+      cpuRatio(SMALL, op, "ours", "raw"),
+      "",
+    );
   }
   // Bytes per user need two sizes; a run of one size (BENCH_SIZES=200) reports the rest.
   if (LARGE !== undefined) {
     const [ours, floor] = [perUser("ours"), perUser("floor")];
-    row(`state bytes per user, (bytes(${LARGE}) − bytes(${SMALL})) / ${LARGE - SMALL}`, `${ours} B`, `${floor} B`, `+${ours - floor} B`, "", "≤ floor + 700 B", ours - floor <= 700);
+    row(
+      `state bytes per user, (bytes(${LARGE}) − bytes(${SMALL})) / ${LARGE - SMALL}`,
+      `${ours} B`,
+      `${floor} B`,
+      `+${ours - floor} B`,
+      "",
+      "≤ floor + 700 B",
+      ours - floor <= 700,
+    );
   }
 
   const cpus = os.cpus();
@@ -199,8 +268,12 @@ function report(run: { started: Date; loadAtStart: number[]; loadAtEnd: number[]
     const readme = path.join(repoRoot, "bench", "README.md");
     const text = fs.readFileSync(readme, "utf8");
     const re = /(<!-- results:start -->\n)[\s\S]*?(<!-- results:end -->)/;
-    if (!re.test(text)) throw new Error("bench/README.md has no <!-- results:start --> ... <!-- results:end --> section");
-    fs.writeFileSync(readme, text.replace(re, (_m, a, b) => `${a}${section}\n${b}`));
+    if (!re.test(text))
+      throw new Error("bench/README.md has no <!-- results:start --> ... <!-- results:end --> section");
+    fs.writeFileSync(
+      readme,
+      text.replace(re, (_m, a, b) => `${a}${section}\n${b}`),
+    );
   }
 }
 

@@ -15,7 +15,11 @@ import { repoRoot } from "../scripts/stack";
 export function meterCli(): void {
   const toolchain = path.join(repoRoot, "dist", "scripts", "toolchain.js");
   // In a child: locateCli() caches its answer, and this process must resolve the wrapper instead.
-  const real = execFileSync(process.execPath, ["-e", `console.log(require(${JSON.stringify(toolchain)}).locateCli())`], { encoding: "utf8" }).trim();
+  const real = execFileSync(
+    process.execPath,
+    ["-e", `console.log(require(${JSON.stringify(toolchain)}).locateCli())`],
+    { encoding: "utf8" },
+  ).trim();
   const dir = path.join(repoRoot, "bench", "work", "metered-cli");
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
@@ -33,5 +37,8 @@ export function readCpu(file: string): number {
     if (!m) throw new Error(`unexpected times output: ${t}`);
     return Number(m[1]) * 60 + Number(m[2]);
   };
-  return lines[1].split(/\s+/).map(secs).reduce((a, b) => a + b, 0);
+  return lines[1]
+    .split(/\s+/)
+    .map(secs)
+    .reduce((a, b) => a + b, 0);
 }

@@ -17,18 +17,31 @@ async function main() {
   const shapes = (process.env.SHAPES ?? "floor,keys,data,secret").split(",");
   const [n, rounds] = [Number(process.env.N ?? 400), Number(process.env.ROUNDS ?? 2)];
   const env = { ...(process.env.SKIP_CHECKPOINTS ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}) };
-  console.log(`shapes ${shapes.join(",")}, up of ${n}, ${rounds} rounds${env.PULUMI_SKIP_CHECKPOINTS ? ", PULUMI_SKIP_CHECKPOINTS=true" : ""}; load ${os.loadavg()[0].toFixed(2)}`);
+  console.log(
+    `shapes ${shapes.join(",")}, up of ${n}, ${rounds} rounds${env.PULUMI_SKIP_CHECKPOINTS ? ", PULUMI_SKIP_CHECKPOINTS=true" : ""}; load ${os.loadavg()[0].toFixed(2)}`,
+  );
   for (let round = 0; round < rounds; round++) {
     for (const shape of round % 2 ? [...shapes].reverse() : shapes) {
-      const config = { "psu-bench:count": String(n), "psu-bench:prefix": `${shape}-${round}`, "psu-bench:shape": shape };
-      const stack = await TestStack.create({ programDir: ws.program("shaped-floor"), config, env: { BENCH_SHAPE: shape, BENCH_LATENCY_MS: "50" } });
+      const config = {
+        "psu-bench:count": String(n),
+        "psu-bench:prefix": `${shape}-${round}`,
+        "psu-bench:shape": shape,
+      };
+      const stack = await TestStack.create({
+        programDir: ws.program("shaped-floor"),
+        config,
+        env: { BENCH_SHAPE: shape, BENCH_LATENCY_MS: "50" },
+      });
       try {
         const cpuFile = path.join(stack.workDir, "cpu.txt");
         const start = performance.now();
         const r = await stack.up(["--parallel", "10"], { env: { ...env, BENCH_CPU_FILE: cpuFile } });
-        if (r.code !== 0 || !r.output.includes(`+ ${n + 1} created`)) throw new Error(`up of ${shape} failed:\n${r.output.slice(-2000)}`);
+        if (r.code !== 0 || !r.output.includes(`+ ${n + 1} created`))
+          throw new Error(`up of ${shape} failed:\n${r.output.slice(-2000)}`);
         const seconds = ((performance.now() - start) / 1000).toFixed(2);
-        console.log(`round ${round + 1} ${shape}: ${seconds} s, CPU ${readCpu(cpuFile).toFixed(2)} s, state ${Buffer.byteLength(stack.stateFileText())} B; load ${os.loadavg()[0].toFixed(2)}`);
+        console.log(
+          `round ${round + 1} ${shape}: ${seconds} s, CPU ${readCpu(cpuFile).toFixed(2)} s, state ${Buffer.byteLength(stack.stateFileText())} B; load ${os.loadavg()[0].toFixed(2)}`,
+        );
       } finally {
         await stack.dispose();
       }

@@ -45,7 +45,14 @@ function report(label: string, text: string, secrets: Array<[string, string]>): 
       const at = msg.indexOf(value);
       msgs.add((at >= 0 ? msg.slice(0, at) : msg).replace(/\d{4}-\d\d-\d\dT[\d:.]+Z?/g, "").slice(0, 70));
     }
-    return `${what}: ${msgs.size === 0 ? "not printed" : [...msgs].slice(0, 3).map((m) => JSON.stringify(m)).join(", ")}`;
+    return `${what}: ${
+      msgs.size === 0
+        ? "not printed"
+        : [...msgs]
+            .slice(0, 3)
+            .map((m) => JSON.stringify(m))
+            .join(", ")
+    }`;
   });
   return `${label} (${text.length} chars):\n    ${rows.join("\n    ")}`;
 }
@@ -61,9 +68,12 @@ async function main() {
   try {
     const up = await stack.up(verbose);
     const refresh = await stack.refresh(verbose);
-    if (up.code !== 0 || refresh.code !== 0) throw new Error(`up exited ${up.code}, refresh ${refresh.code}:\n${up.output.slice(-3000)}`);
+    if (up.code !== 0 || refresh.code !== 0)
+      throw new Error(`up exited ${up.code}, refresh ${refresh.code}:\n${up.output.slice(-3000)}`);
     const secrets: Array<[string, string]> = [["access token", token], ...api.users.flatMap(secretsOf)];
-    console.log(`engine verbose logs, pulumi ${cliVersion()} -v=9 --logflow --logtostderr:\n  ${[report("up", up.output, secrets), report("refresh", refresh.output, secrets)].join("\n  ")}`);
+    console.log(
+      `engine verbose logs, pulumi ${cliVersion()} -v=9 --logflow --logtostderr:\n  ${[report("up", up.output, secrets), report("refresh", refresh.output, secrets)].join("\n  ")}`,
+    );
   } finally {
     await stack.destroy();
     await stack.dispose();

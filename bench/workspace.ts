@@ -16,14 +16,22 @@ export function workspace(name: string): { dir: string; program: (p: string) => 
   fs.rmSync(dir, { recursive: true, force: true });
   const programs = path.join(repoRoot, "bench", "programs");
   // Not the programs' node_modules link to the shared install; their package.json ends the repo's package scope.
-  fs.cpSync(programs, path.join(dir, "programs"), { recursive: true, filter: (src) => path.basename(src) !== "node_modules" });
+  fs.cpSync(programs, path.join(dir, "programs"), {
+    recursive: true,
+    filter: (src) => path.basename(src) !== "node_modules",
+  });
   const modules = path.join(dir, "programs", "node_modules");
   const pkg = JSON.parse(fs.readFileSync(path.join(from, "package.json"), "utf8")) as { name: string; files: string[] };
   for (const entry of ["package.json", ...pkg.files]) {
-    if (fs.existsSync(path.join(from, entry))) fs.cpSync(path.join(from, entry), path.join(modules, pkg.name, entry), { recursive: true });
+    if (fs.existsSync(path.join(from, entry)))
+      fs.cpSync(path.join(from, entry), path.join(modules, pkg.name, entry), { recursive: true });
   }
   // The raw-undici and shaped-floor programs' providers, installed like packages so their __provider is a one-line require too.
-  fs.cpSync(path.join(programs, "raw-undici", "raw-provider"), path.join(modules, "psu-bench-raw"), { recursive: true });
-  fs.cpSync(path.join(programs, "shaped-floor", "shaped-provider"), path.join(modules, "psu-bench-shaped"), { recursive: true });
+  fs.cpSync(path.join(programs, "raw-undici", "raw-provider"), path.join(modules, "psu-bench-raw"), {
+    recursive: true,
+  });
+  fs.cpSync(path.join(programs, "shaped-floor", "shaped-provider"), path.join(modules, "psu-bench-shaped"), {
+    recursive: true,
+  });
   return { dir, program: (p) => path.join(dir, "programs", p) };
 }

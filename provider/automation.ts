@@ -89,14 +89,25 @@ const OUR_TYPE = /::pulumi-nodejs:dynamic\/storage:StorageUser(?:Ledger)?::/;
 /** `urn:pulumi:stack::project::type::name` → name (the name may contain "::"). */
 const nameOfUrn = (urn: string) => urn.split("::").slice(3).join("::");
 
-function diagnostic<Code extends string>(codes: readonly Code[], text: string, urn?: string, userName?: string): StorageUserDiagnostic<Code> | undefined {
+function diagnostic<Code extends string>(
+  codes: readonly Code[],
+  text: string,
+  urn?: string,
+  userName?: string,
+): StorageUserDiagnostic<Code> | undefined {
   const message = text.trim();
   const code = CODED.exec(message)?.[1] as Code | undefined;
   if (!code || !codes.includes(code)) return undefined;
   // A diagnostic of another resource (the stack's "update failed") is no StorageUser's.
   const ours = urn !== undefined && OUR_TYPE.test(urn);
   const resourceName = ours ? nameOfUrn(urn) : NAMED.exec(message)?.[1];
-  return { code, message, ...(ours ? { urn } : {}), ...(resourceName ? { resourceName } : {}), ...(ours && userName ? { userName } : {}) };
+  return {
+    code,
+    message,
+    ...(ours ? { urn } : {}),
+    ...(resourceName ? { resourceName } : {}),
+    ...(ours && userName ? { userName } : {}),
+  };
 }
 
 function unique<T extends StorageUserDiagnostic<string>>(list: T[]): T[] {
@@ -154,13 +165,15 @@ export function storageUserFailures(source: Iterable<EngineEventLike> | unknown)
   for (const line of text.split("\n")) {
     // The Diagnostics section: "  pulumi-nodejs:dynamic/storage:StorageUser (app):", then its lines.
     const section = /^ {2}(\S+) \((.+)\):$/.exec(line);
-    if (section) header = /^pulumi-nodejs:dynamic\/storage:StorageUser(Ledger)?$/.test(section[1]) ? section[2] : undefined;
+    if (section)
+      header = /^pulumi-nodejs:dynamic\/storage:StorageUser(Ledger)?$/.test(section[1]) ? section[2] : undefined;
     const at = line.indexOf("error: [");
     if (at < 0) continue;
     // A progress line names its resource before the error: " +  pulumi-nodejs:dynamic/storage:StorageUser app creating (0s) error: …".
     const progress = /pulumi-nodejs:dynamic\/storage:StorageUser(?:Ledger)? (\S+) /.exec(line.slice(0, at))?.[1];
     const f = diagnostic(errorCodes, line.slice(at + "error: ".length));
-    if (f) failures.push({ ...f, ...((progress ?? header) && !f.resourceName ? { resourceName: progress ?? header } : {}) });
+    if (f)
+      failures.push({ ...f, ...((progress ?? header) && !f.resourceName ? { resourceName: progress ?? header } : {}) });
   }
   return unique(failures);
 }
@@ -178,7 +191,13 @@ export type ConfigMapLike = Record<
 
 const plainToken = (connection?: string) => {
   const k = settingKeys("accessToken", connection);
-  return new StorageUserError("CONFIG_NOT_SECRET", { key: k.key, where: "the config about to be set", path: k.path, env: k.env, inline: true });
+  return new StorageUserError("CONFIG_NOT_SECRET", {
+    key: k.key,
+    where: "the config about to be set",
+    path: k.path,
+    env: k.env,
+    inline: true,
+  });
 };
 
 /** Sets `value` at the dot-separated `segments` of `tree` (the part of Pulumi's path syntax config keys here use). */

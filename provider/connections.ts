@@ -58,16 +58,29 @@ export function parseConnections(raw: string | undefined): Record<string, Entry>
   } catch {
     value = undefined;
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new StorageUserError("CONFIG_INVALID", { problem: "connectionsNotObject", key: connectionsKey });
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new StorageUserError("CONFIG_INVALID", { problem: "connectionsNotObject", key: connectionsKey });
   const out: Record<string, Entry> = {};
   for (const [name, entry] of Object.entries(value as Record<string, unknown>)) {
-    if (!CONNECTION_NAME.test(name)) throw new StorageUserError("CONFIG_INVALID", { problem: "badConnectionName", key: connectionsKey, name });
-    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) throw new StorageUserError("CONFIG_INVALID", { problem: "entryNotObject", entry: `${connectionsKey}.${name}` });
+    if (!CONNECTION_NAME.test(name))
+      throw new StorageUserError("CONFIG_INVALID", { problem: "badConnectionName", key: connectionsKey, name });
+    if (entry === null || typeof entry !== "object" || Array.isArray(entry))
+      throw new StorageUserError("CONFIG_INVALID", { problem: "entryNotObject", entry: `${connectionsKey}.${name}` });
     const unknown = Object.keys(entry).filter((k) => k !== "baseUrl" && k !== "accessToken");
-    if (unknown.length > 0) throw new StorageUserError("CONFIG_INVALID", { problem: "unknownEntryKeys", entry: `${connectionsKey}.${name}`, keys: unknown });
+    if (unknown.length > 0)
+      throw new StorageUserError("CONFIG_INVALID", {
+        problem: "unknownEntryKeys",
+        entry: `${connectionsKey}.${name}`,
+        keys: unknown,
+      });
     for (const k of ["baseUrl", "accessToken"] as const) {
       const v = (entry as Record<string, unknown>)[k];
-      if (v !== undefined && typeof v !== "string") throw new StorageUserError("CONFIG_INVALID", { problem: "entryValueNotString", key: `${connectionsKey}.${name}.${k}`, secret: k === "accessToken" });
+      if (v !== undefined && typeof v !== "string")
+        throw new StorageUserError("CONFIG_INVALID", {
+          problem: "entryValueNotString",
+          key: `${connectionsKey}.${name}.${k}`,
+          secret: k === "accessToken",
+        });
     }
     out[name] = entry;
   }
@@ -86,7 +99,12 @@ export function assertStorageConfig(values: Record<string, string | undefined>, 
   const unknown = unknownStorageKeys(Object.keys(values), project);
   if (unknown.length > 0) throw new StorageUserError("CONFIG_INVALID", { problem: "unknownKeys", keys: unknown });
   for (const { key } of Object.values(configKeys)) {
-    if (isStructured(values[key])) throw new StorageUserError("CONFIG_INVALID", { problem: "settingNotString", key, secret: key === configKeys.accessToken.key });
+    if (isStructured(values[key]))
+      throw new StorageUserError("CONFIG_INVALID", {
+        problem: "settingNotString",
+        key,
+        secret: key === configKeys.accessToken.key,
+      });
   }
   parseConnections(values[connectionsKey]);
 }

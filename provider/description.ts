@@ -22,7 +22,8 @@ export const inputs = {
   },
   persistPassword: {
     schema: { type: "boolean", default: false },
-    description: "Request member `PersistPassword`, sent as 1 or 0. The spec gives it no meaning; changing it creates a new user.",
+    description:
+      "Request member `PersistPassword`, sent as 1 or 0. The spec gives it no meaning; changing it creates a new user.",
     output: "The `persistPassword` input, as sent (`false` unless given).",
   },
   connection: {
@@ -46,33 +47,78 @@ interface Output<S extends keyof Sources> {
   schema: Schema;
   description: string;
 }
-const output = <S extends keyof Sources>(from: S, derive: (value: Sources[S]) => unknown, schema: Schema, description: string): Output<S> => ({ from, derive, schema, description });
+const output = <S extends keyof Sources>(
+  from: S,
+  derive: (value: Sources[S]) => unknown,
+  schema: Schema,
+  description: string,
+): Output<S> => ({ from, derive, schema, description });
 
 /**
  * The derived outputs, in the order they are documented. An output made from the credentials is
  * secret, and only those are: the plain ones read nothing secret.
  */
 export const outputs = {
-  userId: output("id", (id) => (/^\d+$/.test(id) ? Number(id) : undefined), { type: "integer" }, "The user's Id on the service; also the resource id."),
+  userId: output(
+    "id",
+    (id) => (/^\d+$/.test(id) ? Number(id) : undefined),
+    { type: "integer" },
+    "The user's Id on the service; also the resource id.",
+  ),
   state: output("account", (a) => a.state, str, "Account state at creation time (`New`)."),
-  creationTaskId: output("account", (a) => creationTaskIdOf(a.tasks), { type: "integer" }, "Id of the StorageUserCreate task."),
-  tasks: output("account", (a) => a.tasks, { type: "array", items: ref("Task") }, "The service's `Tasks` at creation (an array, or a single object, both accepted)."),
-  swiftEndpoint: output("account", (a) => a.swiftEndpoint, str, "Plain: the Swift endpoint, for configuration that must not be secret."),
-  s3Endpoint: output("account", (a) => a.s3Endpoint, str, "Plain: the S3 endpoint, for configuration that must not be secret."),
-  ftpHostName: output("account", (a) => a.ftpHostName, str, "Plain: the FTP host name, for configuration that must not be secret."),
+  creationTaskId: output(
+    "account",
+    (a) => creationTaskIdOf(a.tasks),
+    { type: "integer" },
+    "Id of the StorageUserCreate task.",
+  ),
+  tasks: output(
+    "account",
+    (a) => a.tasks,
+    { type: "array", items: ref("Task") },
+    "The service's `Tasks` at creation (an array, or a single object, both accepted).",
+  ),
+  swiftEndpoint: output(
+    "account",
+    (a) => a.swiftEndpoint,
+    str,
+    "Plain: the Swift endpoint, for configuration that must not be secret.",
+  ),
+  s3Endpoint: output(
+    "account",
+    (a) => a.s3Endpoint,
+    str,
+    "Plain: the S3 endpoint, for configuration that must not be secret.",
+  ),
+  ftpHostName: output(
+    "account",
+    (a) => a.ftpHostName,
+    str,
+    "Plain: the FTP host name, for configuration that must not be secret.",
+  ),
   baseUrl: output(
     "account",
     (a) => a.baseUrl,
     str,
     "The base URL of the service the user was created on (plain). Undefined for users created by 0.1.x (which did not record it) until `pulumi refresh` records it.",
   ),
-  credentials: output("credentials", (c) => c, ref("Credentials"), "Secret: name, password and the three connections below, endpoints included."),
+  credentials: output(
+    "credentials",
+    (c) => c,
+    ref("Credentials"),
+    "Secret: name, password and the three connections below, endpoints included.",
+  ),
   name: output("credentials", (c) => c.name, str, "Secret: the login as the service returned it."),
   password: output("credentials", (c) => c.password, str, "Secret: the user's password."),
   swift: output("credentials", (c) => c.swift, ref("SwiftConnection"), "Secret: Swift-style API connection."),
   s3: output("credentials", (c) => c.s3, ref("S3Connection"), "Secret: S3-compatible API connection."),
   ftp: output("credentials", (c) => c.ftp, ref("FtpConnection"), "Secret: FTP connection."),
-  env: output("credentials", envOf, { type: "object", additionalProperties: str }, "Secret: AWS_*, OS_* and FTP_* variables for applications."),
+  env: output(
+    "credentials",
+    envOf,
+    { type: "object", additionalProperties: str },
+    "Secret: AWS_*, OS_* and FTP_* variables for applications.",
+  ),
   ftpUrl: output("credentials", (c) => ftpUrlOf(c.ftp), str, "Secret: ftp://login:password@host/ (percent-encoded)."),
 };
 

@@ -9,8 +9,21 @@ import { urnArg } from "./warnings";
 
 /** Every error code, a stable contract (docs/errors.md): each failure kind keeps its code across releases. */
 export const errorCodes = [
-  "INVALID_INPUT", "CONFIG_MISSING", "CONFIG_INVALID", "CONFIG_NOT_SECRET", "PLUGIN_CANNOT_START", "UNAUTHORIZED", "ENDPOINT_NOT_FOUND",
-  "NAME_TAKEN", "REJECTED", "REDIRECT_REFUSED", "UNREACHABLE", "RETRIES_EXHAUSTED", "OUTCOME_UNKNOWN", "RESPONSE_UNUSABLE", "IMPORT_UNSUPPORTED",
+  "INVALID_INPUT",
+  "CONFIG_MISSING",
+  "CONFIG_INVALID",
+  "CONFIG_NOT_SECRET",
+  "PLUGIN_CANNOT_START",
+  "UNAUTHORIZED",
+  "ENDPOINT_NOT_FOUND",
+  "NAME_TAKEN",
+  "REJECTED",
+  "REDIRECT_REFUSED",
+  "UNREACHABLE",
+  "RETRIES_EXHAUSTED",
+  "OUTCOME_UNKNOWN",
+  "RESPONSE_UNUSABLE",
+  "IMPORT_UNSUPPORTED",
   "PENDING_INPUT_UNREADABLE",
 ] as const;
 /** One of {@link errorCodes}: the `code` of a {@link StorageUserError}. */
@@ -27,7 +40,8 @@ function setSecretCommand(key: string, path: boolean): string {
   return `\`pulumi config set${path ? " --path" : ""} --secret ${key}\` and enter the token at its prompt (or pipe it in)`;
 }
 
-const ROTATE_IF_PLAIN = "if it held a token in plain text, rotate the token, since the stack's config file and the backend's update history hold it";
+const ROTATE_IF_PLAIN =
+  "if it held a token in plain text, rotate the token, since the stack's config file and the backend's update history hold it";
 const SET_CONNECTIONS = `set entries with \`pulumi config set --path storage:connections.<name>.baseUrl https://…\` and ${setSecretCommand("storage:connections.<name>.accessToken", true)}`;
 const quoted = (keys: readonly string[], max: number) => keys.map((k) => JSON.stringify(k.slice(0, max))).join(", ");
 const invalidConfig = (what: string, todo: string): Text => ({ what, todo });
@@ -50,7 +64,10 @@ export interface FailureRecord {
 }
 
 /** Every later up of a recorded failure repeats it, with when it was recorded. */
-const repeated = (d: Omit<FailureRecord, "code">): Text => ({ what: `${d.what} (recorded ${d.at}; Pulumi will not create it again on its own)`, todo: d.todo });
+const repeated = (d: Omit<FailureRecord, "code">): Text => ({
+  what: `${d.what} (recorded ${d.at}; Pulumi will not create it again on its own)`,
+  todo: d.todo,
+});
 
 const unsupportedOptions = {
   deleteBeforeReplace: {
@@ -72,36 +89,63 @@ const PASS_DEPLOYMENT =
  */
 export const errorMessages = {
   INVALID_INPUT: {
-    noArguments: (d: { name: string }) => ({ what: `StorageUser '${d.name}' has arguments that are not an object`, todo: 'pass { userName: "app-prod" }, or leave them out for a generated name' }),
-    invalidArguments: (d: { name: string; failures: readonly { property: string; reason: string }[]; accepted?: readonly string[] }) => ({
+    noArguments: (d: { name: string }) => ({
+      what: `StorageUser '${d.name}' has arguments that are not an object`,
+      todo: 'pass { userName: "app-prod" }, or leave them out for a generated name',
+    }),
+    invalidArguments: (d: {
+      name: string;
+      failures: readonly { property: string; reason: string }[];
+      accepted?: readonly string[];
+    }) => ({
       what: `StorageUser '${d.name}' has invalid arguments: ${d.failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`,
       todo: d.accepted ? `the arguments are ${d.accepted.join(", ")}` : "fix the argument(s) named, then run again",
     }),
-    notADuration: (d: { text: string }) => ({ what: `customTimeouts.create ${JSON.stringify(d.text)} is not a duration`, todo: 'write it like "90s", "5m" or "1h30m"' }),
+    notADuration: (d: { text: string }) => ({
+      what: `customTimeouts.create ${JSON.stringify(d.text)} is not a duration`,
+      todo: 'write it like "90s", "5m" or "1h30m"',
+    }),
     // A resource option is input too: refused as INVALID_INPUT (docs/decisions.md).
     unsupportedOption: (d: { name: string; option: keyof typeof unsupportedOptions }) => ({
       what: `StorageUser '${d.name}' sets the resource option ${d.option}, which cannot work here: ${unsupportedOptions[d.option].why}`,
       todo: unsupportedOptions[d.option].todo,
     }),
-    ledgerWithoutUsers: (d: { name: string }) => ({ what: `StorageUserLedger '${d.name}' needs users`, todo: "pass { users: [user1, user2] } with every StorageUser of the stack" }),
+    ledgerWithoutUsers: (d: { name: string }) => ({
+      what: `StorageUserLedger '${d.name}' needs users`,
+      todo: "pass { users: [user1, user2] } with every StorageUser of the stack",
+    }),
   },
   /** No base URL (`setting`: "address") or no token (`setting`: "access token") for a connection. */
-  CONFIG_MISSING: (d: { setting: "address" | "access token"; connection?: string; key: string; env: string; path: boolean }) => ({
-    what: d.connection === undefined ? `no storage API ${d.setting} is configured` : `connection '${d.connection}' has no storage API ${d.setting}`,
+  CONFIG_MISSING: (d: {
+    setting: "address" | "access token";
+    connection?: string;
+    key: string;
+    env: string;
+    path: boolean;
+  }) => ({
+    what:
+      d.connection === undefined
+        ? `no storage API ${d.setting} is configured`
+        : `connection '${d.connection}' has no storage API ${d.setting}`,
     // key "": a named connection of the package's own plugin, read from the environment only (docs/yaml.md).
     todo:
       d.key === ""
         ? `set ${d.env} in the environment of the pulumi command${d.setting === "address" ? "" : " (preview needs no token; create does)"}; the package's plugin reads named connections from the environment only: for several services in stack config, use one explicit provider each (docs/yaml.md)`
         : d.setting === "address"
-        ? `run \`pulumi config set${d.path ? " --path" : ""} ${d.key} https://<api-host>\`, or set ${d.env} in the environment of the pulumi command (setting process.env in the program does not reach the provider)`
-        : `run ${setSecretCommand(d.key, d.path)}, or set ${d.env} in the environment of the pulumi command (preview needs no token; create does)`,
+          ? `run \`pulumi config set${d.path ? " --path" : ""} ${d.key} https://<api-host>\`, or set ${d.env} in the environment of the pulumi command (setting process.env in the program does not reach the provider)`
+          : `run ${setSecretCommand(d.key, d.path)}, or set ${d.env} in the environment of the pulumi command (preview needs no token; create does)`,
   }),
   /** `key`, `entry`, `source`: where the value was read, never the secret value itself. */
   CONFIG_INVALID: {
-    connectionsNotObject: (d: { key: string }) => invalidConfig(`${d.key} is not an object of named connections`, SET_CONNECTIONS),
+    connectionsNotObject: (d: { key: string }) =>
+      invalidConfig(`${d.key} is not an object of named connections`, SET_CONNECTIONS),
     badConnectionName: (d: { key: string; name: string }) =>
-      invalidConfig(`${d.key} has an entry named ${JSON.stringify(d.name.slice(0, 64))}`, "connection names are lower-case letters, digits and _, starting with a letter (e.g. eu_west): rename it"),
-    entryNotObject: (d: { entry: string }) => invalidConfig(`${d.entry} is not an object with baseUrl and accessToken`, SET_CONNECTIONS),
+      invalidConfig(
+        `${d.key} has an entry named ${JSON.stringify(d.name.slice(0, 64))}`,
+        "connection names are lower-case letters, digits and _, starting with a letter (e.g. eu_west): rename it",
+      ),
+    entryNotObject: (d: { entry: string }) =>
+      invalidConfig(`${d.entry} is not an object with baseUrl and accessToken`, SET_CONNECTIONS),
     unknownEntryKeys: (d: { entry: string; keys: readonly string[] }) =>
       invalidConfig(
         `${d.entry} has ${quoted(d.keys, 40)}, which is not a connection setting`,
@@ -120,22 +164,46 @@ export const errorMessages = {
     /** The package's provider plugin (provider/yaml/): its settings are `<namespace>:baseUrl` and `<namespace>:accessToken`. */
     unknownProviderKeys: (d: { namespace: string; keys: readonly string[] }) =>
       invalidConfig(
-        `${quoted(d.keys.map((k) => `${d.namespace}:${k.slice(0, 60)}`), Infinity)} ${d.keys.length === 1 ? "is" : "are"} not a setting of the storage-user provider, which reads only ${d.namespace}:baseUrl and ${d.namespace}:accessToken`,
+        `${quoted(
+          d.keys.map((k) => `${d.namespace}:${k.slice(0, 60)}`),
+          Infinity,
+        )} ${d.keys.length === 1 ? "is" : "are"} not a setting of the storage-user provider, which reads only ${d.namespace}:baseUrl and ${d.namespace}:accessToken`,
         `mind the spelling: remove it with \`pulumi config rm <key>\` (or drop the provider argument) and set the right key; a token with ${setSecretCommand(`${d.namespace}:accessToken`, false)}; ${ROTATE_IF_PLAIN}`,
       ),
     entryValueNotString: (d: { key: string; secret: boolean }) =>
-      invalidConfig(`${d.key} is not a string`, d.secret ? `set it with ${setSecretCommand(d.key, true)}` : `set it with \`pulumi config set --path ${d.key} …\``),
-    tokenWhitespace: (d: { source: string }) => invalidConfig(`${d.source} contains whitespace or control characters at its ends or inside`, "set the token again without line breaks or surrounding spaces"),
+      invalidConfig(
+        `${d.key} is not a string`,
+        d.secret
+          ? `set it with ${setSecretCommand(d.key, true)}`
+          : `set it with \`pulumi config set --path ${d.key} …\``,
+      ),
+    tokenWhitespace: (d: { source: string }) =>
+      invalidConfig(
+        `${d.source} contains whitespace or control characters at its ends or inside`,
+        "set the token again without line breaks or surrounding spaces",
+      ),
     notAbsoluteUrl: (d: { source: string; raw: string }) =>
-      invalidConfig(`${d.source} is not an absolute URL`, `set it to the API root, e.g. https://api.example.com (got ${JSON.stringify(d.raw.slice(0, 100))})`),
-    notHttp: (d: { source: string; protocol: string }) => invalidConfig(`${d.source} uses ${d.protocol}`, "use an https:// URL"),
+      invalidConfig(
+        `${d.source} is not an absolute URL`,
+        `set it to the API root, e.g. https://api.example.com (got ${JSON.stringify(d.raw.slice(0, 100))})`,
+      ),
+    notHttp: (d: { source: string; protocol: string }) =>
+      invalidConfig(`${d.source} uses ${d.protocol}`, "use an https:// URL"),
     plainHttp: (d: { source: string; host: string }) =>
       invalidConfig(
         `${d.source} is plain http:// to ${d.host}, which would send the token and the returned credentials unencrypted`,
         "use https:// (plain http is accepted only for localhost/127.0.0.1/[::1])",
       ),
-    userInfo: (d: { source: string }) => invalidConfig(`${d.source} contains user info (user:password@)`, "remove it from the URL; the API token goes in the connection's accessToken (secret config)"),
-    queryOrFragment: (d: { source: string }) => invalidConfig(`${d.source} has a query or fragment`, "set it to the API root without ?... or #...; the provider appends /storage/users"),
+    userInfo: (d: { source: string }) =>
+      invalidConfig(
+        `${d.source} contains user info (user:password@)`,
+        "remove it from the URL; the API token goes in the connection's accessToken (secret config)",
+      ),
+    queryOrFragment: (d: { source: string }) =>
+      invalidConfig(
+        `${d.source} has a query or fragment`,
+        "set it to the API root without ?... or #...; the provider appends /storage/users",
+      ),
   },
   /**
    * A token sits in plain (non-secret) configuration: in Pulumi.<stack>.yaml, which infra repos
@@ -144,10 +212,19 @@ export const errorMessages = {
    * which has no secret form. `inline`: an Automation API program, whose config is set with
    * `stack.setConfig`.
    */
-  CONFIG_NOT_SECRET: (d: { key: string; where: string; path: boolean; env: string; project?: boolean; inline?: boolean }) => ({
+  CONFIG_NOT_SECRET: (d: {
+    key: string;
+    where: string;
+    path: boolean;
+    env: string;
+    project?: boolean;
+    inline?: boolean;
+  }) => ({
     what: `${d.key} is set in plain text in the ${d.project ? "project" : "stack"} configuration (${d.where}); Pulumi would write it unencrypted into the state, its history and backups`,
     todo: `${d.project ? `remove it from the config block of ${d.where} and ` : ""}${
-      d.inline ? `set it with \`stack.setConfig("${d.key}", { value: token, secret: true }${d.path ? ", true" : ""})\`` : `run ${setSecretCommand(d.key, d.path)}`
+      d.inline
+        ? `set it with \`stack.setConfig("${d.key}", { value: token, secret: true }${d.path ? ", true" : ""})\``
+        : `run ${setSecretCommand(d.key, d.path)}`
     } (or ${d.project ? "" : "remove it and "}set ${d.env} in the environment), and rotate the token if that file or the stack's state was shared`,
   }),
   /**
@@ -158,14 +235,16 @@ export const errorMessages = {
   PLUGIN_CANNOT_START: (d: { dir: string; missing: readonly string[]; inline: boolean }) => ({
     what: `Pulumi will start the dynamic-provider plugin of StorageUser in ${d.dir}, where ${d.missing.join(" and ")} cannot be loaded (the plugin resolves them from its working directory); nothing was registered`,
     todo: d.inline
-      ? 'give the inline program the directory whose node_modules hold them as its project\'s main: LocalWorkspace.createOrSelectStack({ stackName, projectName, program }, { projectSettings: { name: projectName, runtime: "nodejs", main: <that directory> } }) (the default main is the process\'s working directory), or start the service from that directory'
+      ? "give the inline program the directory whose node_modules hold them as its project's main: LocalWorkspace.createOrSelectStack({ stackName, projectName, program }, { projectSettings: { name: projectName, runtime: \"nodejs\", main: <that directory> } }) (the default main is the process's working directory), or start the service from that directory"
       : `install them in ${d.dir} (npm install pulumi-storage-user @pulumi/pulumi), or point the project's main at the directory that has them`,
   }),
   /** 401/403. `withScheme`: the configured token starts with an auth scheme ("Bearer …"), which the API does not use. */
   UNAUTHORIZED: (d: { status: number; apiMessage: string; withScheme: boolean; source?: string }) => ({
     what: `the storage API refused the access token (HTTP ${d.status}${apiSaid(d.apiMessage, ": ")})`,
     todo:
-      (d.withScheme ? "the configured token starts with a scheme such as `Bearer `, but the API takes the bare token (sent as `Authorization: <token>`): set it without the prefix; otherwise " : "") +
+      (d.withScheme
+        ? "the configured token starts with a scheme such as `Bearer `, but the API takes the bare token (sent as `Authorization: <token>`): set it without the prefix; otherwise "
+        : "") +
       `check the token of the user's connection (${d.source ? `read from ${d.source}` : "storage:accessToken, storage:connections.<name>.accessToken, or its environment variable"}); nothing was created`,
   }),
   /** 404/405: the URL does not lead to the create call. */
@@ -201,7 +280,10 @@ export const errorMessages = {
   }),
   /** The request never reached the API. `source`: where the base URL was read. */
   UNREACHABLE: {
-    hostNotFound: (d: { url: string; detail: string; source: string }) => ({ what: `could not reach ${d.url} (${d.detail})`, todo: `check the host name in ${d.source}; nothing was created` }),
+    hostNotFound: (d: { url: string; detail: string; source: string }) => ({
+      what: `could not reach ${d.url} (${d.detail})`,
+      todo: `check the host name in ${d.source}; nothing was created`,
+    }),
     tls: (d: { url: string; detail: string; source: string }) => ({
       what: `could not reach ${d.url} (TLS handshake failed: ${d.detail})`,
       todo: `if the API uses a private CA, point NODE_EXTRA_CA_CERTS at its certificate; otherwise check ${d.source}; nothing was created`,
@@ -226,7 +308,13 @@ export const errorMessages = {
   },
   /** A 2xx whose body is unusable but names the user's Id; `recorded`: a later up. */
   RESPONSE_UNUSABLE: {
-    created: (d: { userId: number; userName: string; service: string; problems: readonly string[]; urn?: unknown }) => ({
+    created: (d: {
+      userId: number;
+      userName: string;
+      service: string;
+      problems: readonly string[];
+      urn?: unknown;
+    }) => ({
       what: `storage user ${d.userId} ('${d.userName}') was created on ${d.service} but the API's answer is unusable (${d.problems.join("; ")}); it is recorded in the stack so it is not created twice`,
       todo: `its credentials cannot be fetched again (the API has no read call): delete user ${d.userId} on the service, then ${replaceHint(d.urn)}`,
     }),
@@ -240,11 +328,20 @@ export const errorMessages = {
   /** The `pending` command's or pendingStorageUsers' input is no deployment. `input`: a file name, or "standard input". */
   PENDING_INPUT_UNREADABLE: {
     notAnObject: () => ({ what: "the input is not a JSON object", todo: PASS_DEPLOYMENT }),
-    unknownShape: () => ({ what: "the input has neither `deployment`, `checkpoint` nor `resources`/`pending_operations`", todo: PASS_DEPLOYMENT }),
+    unknownShape: () => ({
+      what: "the input has neither `deployment`, `checkpoint` nor `resources`/`pending_operations`",
+      todo: PASS_DEPLOYMENT,
+    }),
     pendingNotAList: () => ({ what: "`pending_operations` is not a list", todo: PASS_DEPLOYMENT }),
     nothingGiven: () => ({ what: "no deployment was given", todo: PASS_DEPLOYMENT }),
-    cannotRead: (d: { input: string; errno: string }) => ({ what: `cannot read ${d.input} (${d.errno})`, todo: "pass an existing file, or pipe `pulumi stack export` in" }),
-    notJson: (d: { input: string; bytes: number; blank: boolean }) => ({ what: `${d.input} is not JSON (${d.blank ? "empty" : `${d.bytes} bytes`})`, todo: "pass the output of `pulumi stack export`" }),
+    cannotRead: (d: { input: string; errno: string }) => ({
+      what: `cannot read ${d.input} (${d.errno})`,
+      todo: "pass an existing file, or pipe `pulumi stack export` in",
+    }),
+    notJson: (d: { input: string; bytes: number; blank: boolean }) => ({
+      what: `${d.input} is not JSON (${d.blank ? "empty" : `${d.bytes} bytes`})`,
+      todo: "pass the output of `pulumi stack export`",
+    }),
   },
 } satisfies Record<StorageUserErrorCode, ((d: never) => Text) | Record<string, (d: never) => Text>>;
 
@@ -257,7 +354,9 @@ function mayExist(d: { userName: string; service: string; urn?: unknown }, what:
 
 type Catalogue = typeof errorMessages;
 /** The details of one code: its entry's argument, with `problem` naming the variant where the code has several. */
-type DetailsOf<E> = E extends (d: infer D) => Text ? D : { [K in keyof E]: E[K] extends (d: infer D) => Text ? { problem: K } & D : never }[keyof E];
+type DetailsOf<E> = E extends (d: infer D) => Text
+  ? D
+  : { [K in keyof E]: E[K] extends (d: infer D) => Text ? { problem: K } & D : never }[keyof E];
 /** A StorageUserError's constructor arguments: a code, the details its message is made from, and the cause. */
 export type ErrorArgs<C extends StorageUserErrorCode = StorageUserErrorCode> = {
   [K in C]: [code: K, details: DetailsOf<Catalogue[K]>, options?: { cause?: unknown }];
@@ -316,26 +415,36 @@ export type RecordedFailure = StorageUserError & { id: string; properties: Recor
  * exist is never forgotten by the stack. `id`: the user's Id, or `unconfirmed-…`; `properties`:
  * the inputs and `__provider`, no credentials.
  */
-export function recordedFailure(error: StorageUserError, id: string, properties: Record<string, unknown>): RecordedFailure {
+export function recordedFailure(
+  error: StorageUserError,
+  id: string,
+  properties: Record<string, unknown>,
+): RecordedFailure {
   return Object.assign(error, { id, properties, reasons: [error.message] });
 }
 
 /** Why an argument is refused: text after a property's name in a check failure or in INVALID_INPUT's `invalidArguments`, not an error of its own. */
 export const argumentReasons = {
-  userNameNotString: (v: unknown) => `must be a string, got ${v === null ? "null" : typeof v}: pass userName: "app-prod"`,
+  userNameNotString: (v: unknown) =>
+    `must be a string, got ${v === null ? "null" : typeof v}: pass userName: "app-prod"`,
   userNameEmpty: `must not be empty: pass the login the storage user should have, e.g. "app-prod"`,
   userNameBlank: 'must not be whitespace only: pass a login such as "app-prod"',
   userNameSpaces: (trimmed: string) => `must not start or end with whitespace: use ${JSON.stringify(trimmed)}`,
   userNameControl: "must not contain control characters or line breaks: remove them",
-  userNameLong: (length: number, max: number) => `is ${length} characters long; at most ${max} are accepted: shorten it`,
+  userNameLong: (length: number, max: number) =>
+    `is ${length} characters long; at most ${max} are accepted: shorten it`,
   notABoolean: (v: unknown, byDefault: boolean) =>
     `must be true or false, got ${JSON.stringify(v)?.slice(0, 40) ?? typeof v}: pass persistPassword: true or leave it out (default ${byDefault})`,
-  notAnArgument: (accepted?: readonly string[]) => `is not a StorageUser argument${accepted ? `: the arguments are ${accepted.join(", ")}` : ""}`,
-  connectionNotString: (key: string, v: unknown) => `must be a string naming an entry of ${key}, got ${v === null ? "null" : typeof v}`,
-  notAConnectionName: (v: string) => `${JSON.stringify(v.slice(0, 64))} is not a connection name: lower-case letters, digits and _, starting with a letter (e.g. "eu_west")`,
+  notAnArgument: (accepted?: readonly string[]) =>
+    `is not a StorageUser argument${accepted ? `: the arguments are ${accepted.join(", ")}` : ""}`,
+  connectionNotString: (key: string, v: unknown) =>
+    `must be a string naming an entry of ${key}, got ${v === null ? "null" : typeof v}`,
+  notAConnectionName: (v: string) =>
+    `${JSON.stringify(v.slice(0, 64))} is not a connection name: lower-case letters, digits and _, starting with a letter (e.g. "eu_west")`,
   usersNotAList: "must be a list of StorageUsers",
   ledgerEntryIncomplete: (missing: string[]) => `needs non-empty string ${missing.join(", ")}`,
-  ledgerNamesShared: (name: string) => `two users share the resource name '${name}': pass { name, id, userName } entries with distinct names`,
+  ledgerNamesShared: (name: string) =>
+    `two users share the resource name '${name}': pass { name, id, userName } entries with distinct names`,
   ledgerServiceNotText: "must be the base URL of the user's service, as text (a StorageUser's baseUrl output)",
   cleanedUpNotIds: "must be a list of user ids",
 };

@@ -35,7 +35,8 @@ export function checkUserName(value: unknown): string | undefined {
   if (value.trim() !== value) return argumentReasons.userNameSpaces(value.trim());
   // eslint-disable-next-line no-control-regex -- control characters are what this test looks for
   if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value)) return argumentReasons.userNameControl;
-  if (value.length > defaults.maxUserNameLength) return argumentReasons.userNameLong(value.length, defaults.maxUserNameLength);
+  if (value.length > defaults.maxUserNameLength)
+    return argumentReasons.userNameLong(value.length, defaults.maxUserNameLength);
   return undefined;
 }
 

@@ -4,6 +4,15 @@
  * and these exported names are a contract with every `__provider` in users' state files.
  * Keep it thin; the logic lives in plugin/ledger-provider.ts.
  */
-export { check, diff, create, update, remove, remove as delete, reconcile, onServiceOf } from "./plugin/ledger-provider";
+export {
+  check,
+  diff,
+  create,
+  update,
+  remove,
+  remove as delete,
+  reconcile,
+  onServiceOf,
+} from "./plugin/ledger-provider";
 export type { ForgottenUser, LedgerOutputs, LedgerUser, TrackedUser } from "./ledger-types";
 export { describeForgotten as describe } from "./warnings";

@@ -69,7 +69,8 @@ export type DeploymentLike =
     };
 
 /** The error for an input that is not a deployment in any accepted shape. */
-const unreadable = (problem: "notAnObject" | "unknownShape" | "pendingNotAList" | "nothingGiven") => new StorageUserError("PENDING_INPUT_UNREADABLE", { problem });
+const unreadable = (problem: "notAnObject" | "unknownShape" | "pendingNotAList" | "nothingGiven") =>
+  new StorageUserError("PENDING_INPUT_UNREADABLE", { problem });
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isSecret = (v: unknown) => isObject(v) && SECRET_SIG in v;
@@ -100,7 +101,13 @@ function pendingIn(d: Record<string, unknown>): Found[] {
     const inputs = isObject(r.inputs) ? r.inputs : {};
     const userName = typeof inputs.userName === "string" ? inputs.userName : undefined;
     const connection = typeof inputs.connection === "string" ? inputs.connection : undefined;
-    out.push({ userName, connection, connectionIsSecret: isSecret(inputs.connection), urn: typeof r.urn === "string" ? r.urn : "", operation: "creating" });
+    out.push({
+      userName,
+      connection,
+      connectionIsSecret: isSecret(inputs.connection),
+      urn: typeof r.urn === "string" ? r.urn : "",
+      operation: "creating",
+    });
   }
   return out;
 }
@@ -111,13 +118,15 @@ function recordedUsers(d: Record<string, unknown>): Set<string> {
   for (const r of Array.isArray(d.resources) ? d.resources : []) {
     if (!isObject(r) || r.type !== STORAGE_USER_TYPE) continue;
     const props = { ...(isObject(r.inputs) ? r.inputs : {}), ...(isObject(r.outputs) ? r.outputs : {}) };
-    if (typeof props.userName === "string") keys.add(keyOf(props.userName, typeof props.connection === "string" ? props.connection : undefined));
+    if (typeof props.userName === "string")
+      keys.add(keyOf(props.userName, typeof props.connection === "string" ? props.connection : undefined));
   }
   return keys;
 }
 
 const keyOf = (userName: string, connection: string | undefined) => `${userName}\n${connection ?? ""}`;
-const timeOf = (d: Record<string, unknown>) => (isObject(d.manifest) && typeof d.manifest.time === "string" ? Date.parse(d.manifest.time) || 0 : 0);
+const timeOf = (d: Record<string, unknown>) =>
+  isObject(d.manifest) && typeof d.manifest.time === "string" ? Date.parse(d.manifest.time) || 0 : 0;
 
 /**
  * The StorageUser creates that deployments hold as pending operations: each may have created a
@@ -138,12 +147,17 @@ const timeOf = (d: Record<string, unknown>) => (isObject(d.manifest) && typeof d
  * @throws StorageUserError `PENDING_INPUT_UNREADABLE` when an input is no deployment.
  */
 // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the union documents what is expected; anything else is refused with PENDING_INPUT_UNREADABLE
-export function pendingStorageUsers(deployments: DeploymentLike | unknown, options: { dealtWith?: Iterable<string> } = {}): PendingStorageUser[] {
+export function pendingStorageUsers(
+  deployments: DeploymentLike | unknown,
+  options: { dealtWith?: Iterable<string> } = {},
+): PendingStorageUser[] {
   const all = (Array.isArray(deployments) ? deployments : [deployments]).map(deploymentOf);
   if (all.length === 0) throw unreadable("nothingGiven");
   const newest = all.reduce((a, b) => (timeOf(b) >= timeOf(a) ? b : a));
   const recorded = recordedUsers(newest);
-  const dealtWith = new Set([...(options.dealtWith ?? [])].map((line) => line.split("\t")[0].trim()).filter((n) => n !== ""));
+  const dealtWith = new Set(
+    [...(options.dealtWith ?? [])].map((line) => line.split("\t")[0].trim()).filter((n) => n !== ""),
+  );
   const seen = new Set<string>();
   const out: PendingStorageUser[] = [];
   for (const p of all.flatMap(pendingIn)) {
@@ -151,7 +165,11 @@ export function pendingStorageUsers(deployments: DeploymentLike | unknown, optio
     if (seen.has(id)) continue;
     seen.add(id);
     const status: PendingStatus =
-      p.userName !== undefined && recorded.has(keyOf(p.userName, p.connection)) ? "in stack" : p.userName !== undefined && dealtWith.has(p.userName) ? "dealt with" : "unaccounted";
+      p.userName !== undefined && recorded.has(keyOf(p.userName, p.connection))
+        ? "in stack"
+        : p.userName !== undefined && dealtWith.has(p.userName)
+          ? "dealt with"
+          : "unaccounted";
     out.push({ ...p, status });
   }
   return out;

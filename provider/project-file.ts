@@ -29,7 +29,12 @@ export function readProjectFile(dir: string): ProjectFile | undefined {
     } catch {
       continue;
     }
-    return { file, name: topLevel(text, "name"), main: topLevel(text, "main"), stackConfigDir: topLevel(text, "stackConfigDir") };
+    return {
+      file,
+      name: topLevel(text, "name"),
+      main: topLevel(text, "main"),
+      stackConfigDir: topLevel(text, "stackConfigDir"),
+    };
   }
   return undefined;
 }

@@ -31,7 +31,10 @@ export type Secrets = Pick<Credentials, "name" | "password"> & {
  * goes"). The user's Id is the resource id; everything else the resource offers is derived
  * from these in the program.
  */
-export type StorageUserOutputs = Pick<UserInputs, "userName" | "persistPassword" | "connection" | "__urn"> & { account: string; secrets: string };
+export type StorageUserOutputs = Pick<UserInputs, "userName" | "persistPassword" | "connection" | "__urn"> & {
+  account: string;
+  secrets: string;
+};
 
 /** A stored `account` or `secrets`: JSON text (objects are accepted too); undefined when absent or unreadable. */
 export function stored<T>(value: unknown): T | undefined {
@@ -53,7 +56,14 @@ export function toOutputs(inputs: UserInputs, user: CreatedUser, baseUrl: string
     ...(inputs.connection === undefined ? {} : { connection: inputs.connection }),
     // delete and refresh get the outputs only: the URN they attach their warnings to.
     ...(typeof inputs.__urn === "string" ? { __urn: inputs.__urn } : {}),
-    account: JSON.stringify({ baseUrl, state: user.state, tasks: user.tasks, swiftEndpoint, s3Endpoint, ftpHostName } satisfies Account),
+    account: JSON.stringify({
+      baseUrl,
+      state: user.state,
+      tasks: user.tasks,
+      swiftEndpoint,
+      s3Endpoint,
+      ftpHostName,
+    } satisfies Account),
     secrets: JSON.stringify({ name: user.name, password: user.password, swift, s3, ftp } satisfies Secrets),
   };
 }
@@ -70,7 +80,8 @@ export function credentialsOf(account: Account, secrets: Secrets): Credentials {
 }
 
 /** The StorageUserCreate task's Id, if the answer listed one. */
-export const creationTaskIdOf = (tasks: Task[]): number | undefined => tasks.find((t) => t.type === "StorageUserCreate")?.id;
+export const creationTaskIdOf = (tasks: Task[]): number | undefined =>
+  tasks.find((t) => t.type === "StorageUserCreate")?.id;
 
 /** Outputs of a created user as 0.1.x stored them (recorded failures never had credentials). */
 export const needsUpgrade = (olds: Record<string, unknown>): boolean =>
@@ -82,12 +93,33 @@ export const needsUpgrade = (olds: Record<string, unknown>): boolean =>
  */
 export function upgradeOutputs<T extends Record<string, unknown>>(olds: T): T {
   if (!needsUpgrade(olds)) return olds;
-  const { userId: _i, creationTaskId: _c, state, tasks, swiftEndpoint, s3Endpoint, ftpHostName, baseUrl, credentials, ...rest } = olds;
+  const {
+    userId: _i,
+    creationTaskId: _c,
+    state,
+    tasks,
+    swiftEndpoint,
+    s3Endpoint,
+    ftpHostName,
+    baseUrl,
+    credentials,
+    ...rest
+  } = olds;
   const c = credentials as Credentials;
   const { endpoint: _s, ...swift } = c.swift;
   const { endpoint: _3, ...s3 } = c.s3;
   const { hostName: _h, ...ftp } = c.ftp;
-  const account = { ...(baseUrl === undefined ? {} : { baseUrl }), state, tasks, swiftEndpoint, s3Endpoint, ftpHostName };
-  return { ...rest, account: JSON.stringify(account), secrets: JSON.stringify({ name: c.name, password: c.password, swift, s3, ftp }) } as unknown as T;
+  const account = {
+    ...(baseUrl === undefined ? {} : { baseUrl }),
+    state,
+    tasks,
+    swiftEndpoint,
+    s3Endpoint,
+    ftpHostName,
+  };
+  return {
+    ...rest,
+    account: JSON.stringify(account),
+    secrets: JSON.stringify({ name: c.name, password: c.password, swift, s3, ftp }),
+  } as unknown as T;
 }
-

@@ -25,7 +25,8 @@ export interface StorageUserMockOptions {
 }
 
 /** Deterministic text per resource name and purpose: the same test always sees the same user. */
-const derive = (name: string, what: string, length = 24) => createHash("sha256").update(`${name}\0${what}`).digest("base64url").slice(0, length);
+const derive = (name: string, what: string, length = 24) =>
+  createHash("sha256").update(`${name}\0${what}`).digest("base64url").slice(0, length);
 
 /**
  * The body the storage API would answer a create of `userName` with, as the spec shapes it
@@ -38,11 +39,32 @@ export function mockApiUser(resourceName: string, userName: string): Record<stri
     Id: id,
     Name: userName,
     Password: derive(resourceName, "password"),
-    SwiftApiConnection: { Endpoint: "https://keystone.example.test/v3", TenantId: derive(resourceName, "tenant", 32), AccessKey: `swift_${derive(resourceName, "swift", 12)}`, Password: derive(resourceName, "swift-password") },
-    S3Connection: { Endpoint: "https://s3.example.test", AccessKey: derive(resourceName, "s3", 20).toUpperCase(), SecretKey: derive(resourceName, "s3-secret", 40) },
-    FtpConnection: { HostName: "ftp.example.test", Login: `ftp_${derive(resourceName, "ftp", 12)}`, Password: derive(resourceName, "ftp-password") },
+    SwiftApiConnection: {
+      Endpoint: "https://keystone.example.test/v3",
+      TenantId: derive(resourceName, "tenant", 32),
+      AccessKey: `swift_${derive(resourceName, "swift", 12)}`,
+      Password: derive(resourceName, "swift-password"),
+    },
+    S3Connection: {
+      Endpoint: "https://s3.example.test",
+      AccessKey: derive(resourceName, "s3", 20).toUpperCase(),
+      SecretKey: derive(resourceName, "s3-secret", 40),
+    },
+    FtpConnection: {
+      HostName: "ftp.example.test",
+      Login: `ftp_${derive(resourceName, "ftp", 12)}`,
+      Password: derive(resourceName, "ftp-password"),
+    },
     State: "New",
-    Tasks: [{ Id: id * 10, ProgressPercent: 0, Type: "StorageUserCreate", State: "New", StartDate: "2026-01-01T00:00:00.000" }],
+    Tasks: [
+      {
+        Id: id * 10,
+        ProgressPercent: 0,
+        Type: "StorageUserCreate",
+        State: "New",
+        StartDate: "2026-01-01T00:00:00.000",
+      },
+    ],
   };
 }
 
@@ -59,17 +81,30 @@ export function mockApiUser(resourceName: string, userName: string): Record<stri
  * const app = new StorageUser("app");
  * // app.env resolves to AWS_*, OS_*, FTP_* values; pulumi.isSecret(app.env) is true
  */
-export function storageUserMocks(userMocks?: pulumi.runtime.Mocks, options: StorageUserMockOptions = {}): pulumi.runtime.Mocks {
+export function storageUserMocks(
+  userMocks?: pulumi.runtime.Mocks,
+  options: StorageUserMockOptions = {},
+): pulumi.runtime.Mocks {
   const baseUrl = options.baseUrl ?? "https://api.storage.example.test";
   return {
     newResource(args: pulumi.runtime.MockResourceArgs) {
-      if (args.type !== storageUserType) return userMocks ? userMocks.newResource(args) : { id: `${args.name}-id`, state: args.inputs as Record<string, unknown> };
+      if (args.type !== storageUserType)
+        return userMocks
+          ? userMocks.newResource(args)
+          : { id: `${args.name}-id`, state: args.inputs as Record<string, unknown> };
       const given0 = args.inputs as Record<string, unknown>;
-      const userName = typeof given0.userName === "string" ? given0.userName : `${args.name}-${createHash("sha256").update(args.name).digest("hex").slice(0, 7)}`;
+      const userName =
+        typeof given0.userName === "string"
+          ? given0.userName
+          : `${args.name}-${createHash("sha256").update(args.name).digest("hex").slice(0, 7)}`;
       const parsed = parseCreatedUser(mockApiUser(args.name, userName));
       if (!parsed.ok) throw new Error(`mockApiUser does not match the wire mapping: ${parsed.problems.join("; ")}`);
       const { [PREVIEW_MARK]: _mark, ...given } = given0;
-      const inputs: UserInputs = { ...given, userName, persistPassword: typeof given.persistPassword === "boolean" ? given.persistPassword : defaults.persistPassword };
+      const inputs: UserInputs = {
+        ...given,
+        userName,
+        persistPassword: typeof given.persistPassword === "boolean" ? given.persistPassword : defaults.persistPassword,
+      };
       return { id: String(parsed.user.userId), state: { ...given, ...toOutputs(inputs, parsed.user, baseUrl) } };
     },
     call(args: pulumi.runtime.MockCallArgs) {

@@ -10,8 +10,15 @@ import type { ForgottenUser } from "./ledger-types";
  * text (`[USER_LEFT_STACK] …`), emitted with severity `warning` under the resource's URN.
  */
 export const warningCodes = [
-  "REPLACE_LEAVES_USER", "SERVICE_MOVED", "CONNECTION_CHANGED", "SERVICE_READDRESSED", "STATE_UPGRADE", "SERVICE_RECORDED",
-  "USER_LEFT_STACK", "LEDGER_GREW", "LEDGER_DELETED",
+  "REPLACE_LEAVES_USER",
+  "SERVICE_MOVED",
+  "CONNECTION_CHANGED",
+  "SERVICE_READDRESSED",
+  "STATE_UPGRADE",
+  "SERVICE_RECORDED",
+  "USER_LEFT_STACK",
+  "LEDGER_GREW",
+  "LEDGER_DELETED",
 ] as const;
 /** One of {@link warningCodes}: the `code` of a `StorageUserWarning` (`pulumi-storage-user/automation`). */
 export type StorageUserWarningCode = (typeof warningCodes)[number];
@@ -30,7 +37,8 @@ export function connectionLabel(connection?: string): string {
   return connection === undefined ? "the default connection (storage:baseUrl)" : `connection '${connection}'`;
 }
 
-const serviceOf = (u: UserRef) => u.service ?? "its service (not recorded: created by 0.1.x; `pulumi refresh` records it)";
+const serviceOf = (u: UserRef) =>
+  u.service ?? "its service (not recorded: created by 0.1.x; `pulumi refresh` records it)";
 
 /** diff, when a replace is planned: shown by preview, before anything happens. */
 export function replaceWarning(u: UserRef, newService: string | undefined): string {
@@ -60,7 +68,12 @@ export function serviceMovedWarning(u: UserRef & { service: string }, connection
 }
 
 /** diff, when the user's connection name changes to one that points at another service. */
-export function connectionChangedWarning(u: UserRef & { service: string }, from: string, to: string, now: string): string {
+export function connectionChangedWarning(
+  u: UserRef & { service: string },
+  from: string,
+  to: string,
+  now: string,
+): string {
   return (
     `warning: StorageUser '${u.userName}' (id ${u.id}) lives on ${u.service}; its connection changes from ${from} to ${to}, which points at ${now}: ` +
     `the user is not moved (an update records the new connection name, with no API call) and stays on ${u.service}, ` +
@@ -103,7 +116,9 @@ export function leftStackWarning(u: UserRef, failed: boolean): string {
 }
 
 /** One ledger entry as messages name it. */
-export const describeForgotten = (f: Pick<ForgottenUser, "id" | "userName" | "resourceName"> & Partial<ForgottenUser>): string =>
+export const describeForgotten = (
+  f: Pick<ForgottenUser, "id" | "userName" | "resourceName"> & Partial<ForgottenUser>,
+): string =>
   `${f.id} '${f.userName}' on ${f.service ?? "its service (not recorded)"} (resource '${f.resourceName}'${f.why ? `, ${f.why} ${f.at}` : ""}${f.onService === "may exist" ? ", may exist" : ""})`;
 
 /** ledger update: users left the stack since the last update. */
@@ -124,9 +139,9 @@ export function ledgerDeletedWarning(id: string, forgotten: ForgottenUser[], tra
   );
 }
 
-
 /** The resource's URN quoted for a shell, or a placeholder and where to find it. */
 export function urnArg(urn: unknown): { arg: string; from: string } {
-  return typeof urn === "string" && urn.startsWith("urn:pulumi:") ? { arg: `'${urn}'`, from: "" } : { arg: "<urn>", from: " (urn from `pulumi stack --show-urns`)" };
+  return typeof urn === "string" && urn.startsWith("urn:pulumi:")
+    ? { arg: `'${urn}'`, from: "" }
+    : { arg: "<urn>", from: " (urn from `pulumi stack --show-urns`)" };
 }
-

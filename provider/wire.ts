@@ -20,16 +20,28 @@ export interface UserInputs {
 
 /** The inputs with every default filled in (persistPassword: docs/decisions.md). */
 export function withDefaults<T extends object>(inputs: T): T & { persistPassword: unknown } {
-  return { ...inputs, persistPassword: (inputs as { persistPassword?: unknown }).persistPassword ?? defaults.persistPassword };
+  return {
+    ...inputs,
+    persistPassword: (inputs as { persistPassword?: unknown }).persistPassword ?? defaults.persistPassword,
+  };
 }
 
 /** The create request: `{baseUrl}/storage/users` (a path prefix of the base URL kept), the token bare as the spec shows, the body. */
-export function createRequest(baseUrl: URL, accessToken: string, user: Pick<UserInputs, "userName" | "persistPassword">) {
+export function createRequest(
+  baseUrl: URL,
+  accessToken: string,
+  user: Pick<UserInputs, "userName" | "persistPassword">,
+) {
   const url = new URL(baseUrl.href);
   url.pathname = `${url.pathname.replace(/\/+$/, "")}/storage/users`;
   return {
     url,
-    headers: { "content-type": "application/json", authorization: accessToken, accept: "application/json", "user-agent": "pulumi-storage-user" },
+    headers: {
+      "content-type": "application/json",
+      authorization: accessToken,
+      accept: "application/json",
+      "user-agent": "pulumi-storage-user",
+    },
     body: JSON.stringify({ UserName: user.userName, PersistPassword: user.persistPassword ? 1 : 0 }),
   };
 }
@@ -86,7 +98,10 @@ export type FtpConnection = {
 // `satisfies` ties these to the types above both ways: a field missing here, or one here
 // that the interface lacks, fails to compile, so the parser and the public types cannot disagree.
 const CONNECTIONS = {
-  swift: ["SwiftApiConnection", { endpoint: "Endpoint", tenantId: "TenantId", accessKey: "AccessKey", password: "Password" }],
+  swift: [
+    "SwiftApiConnection",
+    { endpoint: "Endpoint", tenantId: "TenantId", accessKey: "AccessKey", password: "Password" },
+  ],
   s3: ["S3Connection", { endpoint: "Endpoint", accessKey: "AccessKey", secretKey: "SecretKey" }],
   ftp: ["FtpConnection", { hostName: "HostName", login: "Login", password: "Password" }],
 } as const satisfies {
@@ -126,7 +141,12 @@ export type CreateOutcome =
 
 /** A 2xx answer's body (cut at `defaults.maxResponseBytes` when `truncated`): the user exists, usable or not. */
 export function parseAnswer(text: string, truncated: boolean): CreateOutcome {
-  if (truncated) return { kind: "unusable", userId: salvageUserId(text), problems: [`the body is larger than ${defaults.maxResponseBytes} bytes`] };
+  if (truncated)
+    return {
+      kind: "unusable",
+      userId: salvageUserId(text),
+      problems: [`the body is larger than ${defaults.maxResponseBytes} bytes`],
+    };
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -134,7 +154,9 @@ export function parseAnswer(text: string, truncated: boolean): CreateOutcome {
     return { kind: "unusable", userId: salvageUserId(text), problems: ["the body is not valid JSON"] };
   }
   const parsed = parseCreatedUser(json);
-  return parsed.ok ? { kind: "created", user: parsed.user } : { kind: "unusable", userId: parsed.userId, problems: parsed.problems };
+  return parsed.ok
+    ? { kind: "created", user: parsed.user }
+    : { kind: "unusable", userId: parsed.userId, problems: parsed.problems };
 }
 
 /** The API's own error text, from `{error:{message}}`, `{message}`, `{error}` or plain text. */
@@ -142,7 +164,7 @@ export function apiMessage(text: string): string {
   let msg = text;
   try {
     const j = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
-    const candidate = typeof j.error === "object" ? j.error?.message : j.error ?? j.message;
+    const candidate = typeof j.error === "object" ? j.error?.message : (j.error ?? j.message);
     if (typeof candidate === "string") msg = candidate;
   } catch {
     // not JSON: quote the text itself
@@ -166,7 +188,9 @@ function salvageUserId(text: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-export function parseCreatedUser(body: unknown): { ok: true; user: CreatedUser } | { ok: false; problems: string[]; userId?: number } {
+export function parseCreatedUser(
+  body: unknown,
+): { ok: true; user: CreatedUser } | { ok: false; problems: string[]; userId?: number } {
   const problems: string[] = [];
   if (!isObj(body)) return { ok: false, problems: ["the body is not a JSON object"] };
 
@@ -184,7 +208,10 @@ export function parseCreatedUser(body: unknown): { ok: true; user: CreatedUser }
   };
   /** A connection object's string members, under the provider's names. */
   const fields = <K extends string>(o: Obj, member: string, names: Readonly<Record<K, string>>) =>
-    Object.fromEntries(Object.entries<string>(names).map(([k, f]) => [k, str(o, f, `${member}.${f}`)])) as Record<K, string>;
+    Object.fromEntries(Object.entries<string>(names).map(([k, f]) => [k, str(o, f, `${member}.${f}`)])) as Record<
+      K,
+      string
+    >;
 
   const userId = asInt(body.Id);
   if (userId === undefined) problems.push(body.Id === undefined ? "Id is missing" : "Id is not an integer");

@@ -121,8 +121,7 @@ export interface ApiServer {
 }
 
 const secret = randomSecret;
-const upperKey = (len = 20) =>
-  Array.from(randomBytes(len), (b) => "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"[b % 32]).join("");
+const upperKey = (len = 20) => Array.from(randomBytes(len), (b) => "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"[b % 32]).join("");
 
 /** `YYYY-MM-DDThh:mm:ss.fff`, no zone designator, as the spec shows (UTC). */
 const startDate = (d = new Date()) => d.toISOString().slice(0, 23);
@@ -133,8 +132,13 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
   res.end(text);
 }
 
-const apiError = (res: http.ServerResponse, status: number, code: string, message: string, headers?: Record<string, string>) =>
-  sendJson(res, status, { error: { code, message } }, headers);
+const apiError = (
+  res: http.ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  headers?: Record<string, string>,
+) => sendJson(res, status, { error: { code, message } }, headers);
 
 function omitPath(obj: Record<string, unknown>, path: string) {
   const parts = path.split(".");
@@ -184,7 +188,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       S3Connection: { Endpoint: `https://s3.${domain}`, AccessKey: upperKey(), SecretKey: secret(30) },
       FtpConnection: { HostName: `ftp.${domain}`, Login: `ftp_${randomBytes(6).toString("hex")}`, Password: secret() },
       State: "New",
-      Tasks: [{ Id: nextTaskId++, ProgressPercent: 0, Type: "StorageUserCreate", State: "New", StartDate: startDate() }],
+      Tasks: [
+        { Id: nextTaskId++, ProgressPercent: 0, Type: "StorageUserCreate", State: "New", StartDate: startDate() },
+      ],
     };
     const real = options.backends;
     if (real) {
@@ -200,7 +206,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
         // Mapping, and why: docs/real-servers.md "Swift".
         const login = `swift_${randomBytes(6).toString("hex")}`;
         const tenantId = await real.swift.createUser(login, user.SwiftApiConnection.Password);
-        user.SwiftApiConnection = { Endpoint: real.swift.authUrl, TenantId: tenantId, AccessKey: login, Password: user.SwiftApiConnection.Password };
+        user.SwiftApiConnection = {
+          Endpoint: real.swift.authUrl,
+          TenantId: tenantId,
+          AccessKey: login,
+          Password: user.SwiftApiConnection.Password,
+        };
       }
     }
     users.push(user);
@@ -220,7 +231,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
 
     const path = new URL(req.url ?? "/", "http://x").pathname;
     if (path !== "/storage/users") return apiError(res, 404, "not_found", `no route ${req.method} ${path}`);
-    if (req.method !== "POST") return apiError(res, 405, "method_not_allowed", "only POST is supported", { allow: "POST" });
+    if (req.method !== "POST")
+      return apiError(res, 405, "method_not_allowed", "only POST is supported", { allow: "POST" });
     createAttempts++;
 
     const fault = faults.shift();
@@ -243,8 +255,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       return apiError(res, 429, "rate_limited", "too many requests", { "retry-after": after });
     }
     if (fault?.kind === "status" && !fault.create) {
-      res.writeHead(fault.status, { "content-type": "application/json", ...(fault.retryAfter ? { "retry-after": fault.retryAfter } : {}) });
-      return res.end(fault.body ?? JSON.stringify({ error: { code: "injected", message: `injected ${fault.status}` } }));
+      res.writeHead(fault.status, {
+        "content-type": "application/json",
+        ...(fault.retryAfter ? { "retry-after": fault.retryAfter } : {}),
+      });
+      return res.end(
+        fault.body ?? JSON.stringify({ error: { code: "injected", message: `injected ${fault.status}` } }),
+      );
     }
 
     let body: unknown;
@@ -262,12 +279,18 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     }
     // eslint-disable-next-line no-control-regex -- control characters are what the API refuses
     if (UserName.length > 128 || /[\u0000-\u001f\u007f]/.test(UserName)) {
-      return apiError(res, 400, "invalid_user_name", "UserName must be at most 128 characters without control characters");
+      return apiError(
+        res,
+        400,
+        "invalid_user_name",
+        "UserName must be at most 128 characters without control characters",
+      );
     }
     if (PersistPassword !== undefined && PersistPassword !== 0 && PersistPassword !== 1) {
       return apiError(res, 400, "invalid_persist_password", "PersistPassword must be 0 or 1");
     }
-    if (!options.allowDuplicateNames && names.has(UserName)) return apiError(res, 409, "name_taken", `a user named ${UserName} already exists`);
+    if (!options.allowDuplicateNames && names.has(UserName))
+      return apiError(res, 409, "name_taken", `a user named ${UserName} already exists`);
 
     const user = await store(UserName, (PersistPassword as number | undefined) ?? 0);
     const answer = structuredClone(user) as unknown as Record<string, unknown>;
@@ -285,11 +308,15 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
         return req.socket.destroy();
       case "status": {
         res.writeHead(fault.status, { "content-type": "application/json" });
-        return res.end(fault.body ?? JSON.stringify({ error: { code: "injected", message: `injected ${fault.status}` } }));
+        return res.end(
+          fault.body ?? JSON.stringify({ error: { code: "injected", message: `injected ${fault.status}` } }),
+        );
       }
       case "garbled": {
         const text = JSON.stringify(answer);
-        const cut = fault.withId ? text.slice(0, text.indexOf('"Password"') + 14) : `<html>${"\u0000".repeat(8)}502 upstream`;
+        const cut = fault.withId
+          ? text.slice(0, text.indexOf('"Password"') + 14)
+          : `<html>${"\u0000".repeat(8)}502 upstream`;
         res.writeHead(200, { "content-type": "application/json" });
         return res.end(cut);
       }
@@ -336,7 +363,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     });
   };
 
-  const server = options.tls ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, listener) : http.createServer(listener);
+  const server = options.tls
+    ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, listener)
+    : http.createServer(listener);
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -10,7 +10,8 @@ import * as path from "node:path";
 
 const tools = (() => {
   for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, "tools", "real-servers", "build.sh"))) return path.join(dir, "tools", "real-servers");
+    if (fs.existsSync(path.join(dir, "tools", "real-servers", "build.sh")))
+      return path.join(dir, "tools", "real-servers");
   }
   throw new Error(`tools/real-servers not found above ${__dirname}`);
 })();
@@ -20,8 +21,16 @@ let built: { versitygw: string; ftp: string } | undefined;
 /** The real S3 and FTP servers of the local API's real mode, built into the cache on first use. */
 export function realServerBinaries(): { versitygw: string; ftp: string } {
   if (built) return built;
-  const out = execFileSync("bash", [path.join(tools, "build.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
-  const found = Object.fromEntries(out.trim().split("\n").map((l) => l.split(/=(.*)/s).slice(0, 2))) as Record<string, string | undefined>;
+  const out = execFileSync("bash", [path.join(tools, "build.sh")], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const found = Object.fromEntries(
+    out
+      .trim()
+      .split("\n")
+      .map((l) => l.split(/=(.*)/s).slice(0, 2)),
+  ) as Record<string, string | undefined>;
   if (!found.versitygw || !found.ftp) throw new Error(`tools/real-servers/build.sh printed no server paths:\n${out}`);
   return (built = { versitygw: found.versitygw, ftp: found.ftp });
 }
@@ -34,7 +43,12 @@ export function installSwift(): void {
 /** Runs a script with its progress on our stderr; resolves to its stdout. */
 export function runScript(script: string, args: string[] = []): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile("bash", [script, ...args], { encoding: "utf8", maxBuffer: 1 << 20 }, (err: Error | null, stdout) => (err ? reject(err) : resolve(stdout)));
+    const child = execFile(
+      "bash",
+      [script, ...args],
+      { encoding: "utf8", maxBuffer: 1 << 20 },
+      (err: Error | null, stdout) => (err ? reject(err) : resolve(stdout)),
+    );
     child.stderr?.pipe(process.stderr);
   });
 }

@@ -50,11 +50,15 @@ async function main() {
   console.log(`storage API listening on ${server.url} (POST ${server.url}/storage/users)`);
   if (real) {
     const swift = real.backends.swift ? ` and Swift (Keystone ${real.backends.swift.authUrl})` : "";
-    console.log(`users are created on S3 ${real.backends.s3Endpoint} (versitygw) and FTP ${real.backends.ftpHostName}${swift}`);
-  }
-  else console.log("fake mode: the credentials issued work on no server");
+    console.log(
+      `users are created on S3 ${real.backends.s3Endpoint} (versitygw) and FTP ${real.backends.ftpHostName}${swift}`,
+    );
+  } else console.log("fake mode: the credentials issued work on no server");
   // Printed once for the developer to copy; the hint keeps it off their command line and out of shell history.
-  if (!given) console.log(`generated token (paste it at the prompt of: pulumi config set --secret storage:accessToken): ${token}`);
+  if (!given)
+    console.log(
+      `generated token (paste it at the prompt of: pulumi config set --secret storage:accessToken): ${token}`,
+    );
 }
 
 main().catch((err) => {

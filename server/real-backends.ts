@@ -17,7 +17,11 @@ import { signV4 } from "./sigv4";
 import { startSwiftBackend, swiftMissing } from "./swift-backend";
 import { randomSecret } from "./tokens";
 
-async function startVersitygw(bin: string, dir: string, root: { accessKey: string; secretKey: string }): Promise<{ child: ChildProcess; port: number }> {
+async function startVersitygw(
+  bin: string,
+  dir: string,
+  root: { accessKey: string; secretKey: string },
+): Promise<{ child: ChildProcess; port: number }> {
   for (let attempt = 1; ; attempt++) {
     // versitygw cannot report a port it picked itself; a port taken between here and its bind is retried.
     const port = await freePort();
@@ -44,11 +48,16 @@ async function startFtp(bin: string, dir: string, usersFile: string): Promise<{ 
   const root = path.join(dir, "ftp");
   fs.mkdirSync(root, { recursive: true });
   // stdin is a pipe the server watches: it exits when this process is gone, even by SIGKILL.
-  const child = spawn(bin, ["--listen", "127.0.0.1:0", "--users", usersFile, "--root", root, "--exit-with-stdin"], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(bin, ["--listen", "127.0.0.1:0", "--users", usersFile, "--root", root, "--exit-with-stdin"], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   const output = tail(child);
   const port = await new Promise<number>((resolve, reject) => {
     let seen = "";
-    const timer = setTimeout(() => reject(new BackendError("the FTP server did not start", output() || "no output")), 20_000);
+    const timer = setTimeout(
+      () => reject(new BackendError("the FTP server did not start", output() || "no output")),
+      20_000,
+    );
     child.stdout.on("data", (c: Buffer) => {
       const m = /listening on 127\.0\.0\.1:(\d+)/.exec((seen += c.toString("utf8")));
       if (m) {
@@ -56,7 +65,10 @@ async function startFtp(bin: string, dir: string, usersFile: string): Promise<{ 
         resolve(Number(m[1]));
       }
     });
-    child.once("exit", () => (clearTimeout(timer), reject(new BackendError("the FTP server exited", output() || "no output"))));
+    child.once(
+      "exit",
+      () => (clearTimeout(timer), reject(new BackendError("the FTP server exited", output() || "no output"))),
+    );
   });
   return { child, port };
 }
@@ -111,12 +123,15 @@ export async function startUserBackends(opts: RealBackendOptions = {}): Promise<
       ...(swift ? { swift: { authUrl: swift.authUrl, createUser: swift.createUser.bind(swift) } } : {}),
       async createS3Account(accessKey, secretKey) {
         const xml = (tag: string, v: string) => `<${tag}>${v.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</${tag}>`;
-        const body = Buffer.from(`<Account>${xml("Access", accessKey)}${xml("Secret", secretKey)}${xml("Role", "userplus")}</Account>`);
+        const body = Buffer.from(
+          `<Account>${xml("Access", accessKey)}${xml("Secret", secretKey)}${xml("Role", "userplus")}</Account>`,
+        );
         const url = new URL(`${s3Endpoint}/create-user`);
         const res = await fetch(url, { method: "PATCH", headers: signV4("PATCH", url, body, root), body });
         const text = await res.text();
         // Its error bodies never echo the new keys; quoted so a refusal says why.
-        if (!res.ok) throw new BackendError("versitygw refused to create the S3 account", `${res.status} ${text.slice(0, 300)}`);
+        if (!res.ok)
+          throw new BackendError("versitygw refused to create the S3 account", `${res.status} ${text.slice(0, 300)}`);
       },
       addFtpUser(login, password) {
         ftpUsers[login] = password;
@@ -127,7 +142,10 @@ export async function startUserBackends(opts: RealBackendOptions = {}): Promise<
       close,
     };
   } catch (err) {
-    await swiftStarting?.then((started) => started.close(), () => undefined);
+    await swiftStarting?.then(
+      (started) => started.close(),
+      () => undefined,
+    );
     await close();
     throw err;
   }

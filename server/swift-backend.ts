@@ -27,7 +27,15 @@ export interface SwiftBackend {
   close(): Promise<void>;
 }
 
-const needed = ["keystone-manage", "uwsgi", "swift-ring-builder", "swift-proxy-server", "swift-account-server", "swift-container-server", "swift-object-server"];
+const needed = [
+  "keystone-manage",
+  "uwsgi",
+  "swift-ring-builder",
+  "swift-proxy-server",
+  "swift-account-server",
+  "swift-container-server",
+  "swift-object-server",
+];
 const uwsgiPython = "/usr/lib/uwsgi/plugins/python3_plugin.so";
 
 function onPath(cmd: string): boolean {
@@ -43,7 +51,12 @@ export function swiftMissing(): string[] {
 function serviceUser(): string {
   if (process.getuid?.() !== 0) return os.userInfo().username;
   try {
-    return fs.readFileSync("/etc/passwd", "utf8").split("\n").some((l) => l.startsWith("swift:")) ? "swift" : "root";
+    return fs
+      .readFileSync("/etc/passwd", "utf8")
+      .split("\n")
+      .some((l) => l.startsWith("swift:"))
+      ? "swift"
+      : "root";
   } catch {
     return "root";
   }
@@ -51,10 +64,21 @@ function serviceUser(): string {
 
 const ini = (sections: Record<string, Record<string, string | number>>) =>
   Object.entries(sections)
-    .map(([name, kv]) => `[${name}]\n${Object.entries(kv).map(([k, v]) => `${k} = ${v}`).join("\n")}\n`)
+    .map(
+      ([name, kv]) =>
+        `[${name}]\n${Object.entries(kv)
+          .map(([k, v]) => `${k} = ${v}`)
+          .join("\n")}\n`,
+    )
     .join("\n");
 
-async function waitForPort(port: number, child: ChildProcess, what: string, output: () => string, ms = 60_000): Promise<void> {
+async function waitForPort(
+  port: number,
+  child: ChildProcess,
+  what: string,
+  output: () => string,
+  ms = 60_000,
+): Promise<void> {
   for (let waited = 0; waited < ms; waited += 100) {
     if (child.exitCode !== null) throw new BackendError(`${what} exited`, output() || "no output");
     if (await connects(port)) return;
@@ -106,7 +130,8 @@ export async function startSwiftBackend(): Promise<SwiftBackend> {
       }),
       { mode: 0o600 },
     );
-    const manage = (...args: string[]) => run("keystone-manage", ["--config-file", ksConf, ...args], { env: { ...process.env, PYTHONWARNINGS: "ignore" } });
+    const manage = (...args: string[]) =>
+      run("keystone-manage", ["--config-file", ksConf, ...args], { env: { ...process.env, PYTHONWARNINGS: "ignore" } });
     const keystoneReady = (async () => {
       await manage("db_sync");
       // As ourselves; the whole directory goes to the service user below (keystone-manage's own
@@ -114,15 +139,30 @@ export async function startSwiftBackend(): Promise<SwiftBackend> {
       const self = os.userInfo().username;
       await manage("fernet_setup", "--keystone-user", self, "--keystone-group", self);
       await manage("credential_setup", "--keystone-user", self, "--keystone-group", self);
-      await manage("bootstrap", "--bootstrap-username", admin.name, "--bootstrap-password", admin.password,
-        "--bootstrap-admin-url", authUrl, "--bootstrap-public-url", authUrl, "--bootstrap-internal-url", authUrl, "--bootstrap-region-id", "RegionOne");
-
+      await manage(
+        "bootstrap",
+        "--bootstrap-username",
+        admin.name,
+        "--bootstrap-password",
+        admin.password,
+        "--bootstrap-admin-url",
+        authUrl,
+        "--bootstrap-public-url",
+        authUrl,
+        "--bootstrap-internal-url",
+        authUrl,
+        "--bootstrap-region-id",
+        "RegionOne",
+      );
     })();
     const ringsReady = (async () => {
       fs.writeFileSync(
         path.join(sw, "swift.conf"),
         ini({
-          "swift-hash": { swift_hash_path_suffix: randomBytes(8).toString("hex"), swift_hash_path_prefix: randomBytes(8).toString("hex") },
+          "swift-hash": {
+            swift_hash_path_suffix: randomBytes(8).toString("hex"),
+            swift_hash_path_prefix: randomBytes(8).toString("hex"),
+          },
           "storage-policy:0": { name: "Policy-0", default: "yes" },
         }),
       );
@@ -136,7 +176,15 @@ export async function startSwiftBackend(): Promise<SwiftBackend> {
           fs.writeFileSync(
             path.join(sw, `${kind}-server.conf`),
             ini({
-              DEFAULT: { bind_ip: "127.0.0.1", bind_port: port, devices: path.join(sw, "srv"), mount_check: "false", swift_dir: sw, user, workers: 0 },
+              DEFAULT: {
+                bind_ip: "127.0.0.1",
+                bind_port: port,
+                devices: path.join(sw, "srv"),
+                mount_check: "false",
+                swift_dir: sw,
+                user,
+                workers: 0,
+              },
               "pipeline:main": { pipeline: `${kind}-server` },
               [`app:${kind}-server`]: { use: `egg:swift#${kind}` },
             }),
@@ -169,7 +217,6 @@ export async function startSwiftBackend(): Promise<SwiftBackend> {
         }),
         { mode: 0o600 },
       );
-
     })();
     await Promise.all([keystoneReady, ringsReady]);
     if (process.getuid?.() === 0) await run("chown", ["-R", `${user}:`, dir]);
@@ -177,20 +224,51 @@ export async function startSwiftBackend(): Promise<SwiftBackend> {
     // `Connection: close`: uwsgi's --http-socket closes every connection after its answer without
     // saying so, and HTTP/1.1 clients that reuse it (Go's in rclone retrying a refused login,
     // undici here) then read "connection reset by peer"; told, they open a new one.
-    const uwsgiArgs = ["--plugin", "python3", "--http-socket", `127.0.0.1:${kPort}`, "--add-header", "Connection: close", "--wsgi-file", "/usr/bin/keystone-wsgi-public", "--processes", "1", "--threads", "4", "--master", "--die-on-term", "--no-orphans"];
+    const uwsgiArgs = [
+      "--plugin",
+      "python3",
+      "--http-socket",
+      `127.0.0.1:${kPort}`,
+      "--add-header",
+      "Connection: close",
+      "--wsgi-file",
+      "/usr/bin/keystone-wsgi-public",
+      "--processes",
+      "1",
+      "--threads",
+      "4",
+      "--master",
+      "--die-on-term",
+      "--no-orphans",
+    ];
     if (process.getuid?.() === 0 && user !== "root") uwsgiArgs.push("--uid", user, "--gid", user);
-    const keystone = spawn("uwsgi", uwsgiArgs, { env: { ...process.env, OS_KEYSTONE_CONFIG_FILES: ksConf }, stdio: ["ignore", "pipe", "pipe"] });
+    const keystone = spawn("uwsgi", uwsgiArgs, {
+      env: { ...process.env, OS_KEYSTONE_CONFIG_FILES: ksConf },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     children.push(keystone);
     const servers = (["account", "container", "object", "proxy"] as const).map((kind) => {
-      const child = spawn(`swift-${kind}-server`, [path.join(sw, `${kind}-server.conf`)], { stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(`swift-${kind}-server`, [path.join(sw, `${kind}-server.conf`)], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       children.push(child);
-      return { kind, child, output: tail(child), port: { account: aPort, container: cPort, object: oPort, proxy: pPort }[kind] };
+      return {
+        kind,
+        child,
+        output: tail(child),
+        port: { account: aPort, container: cPort, object: oPort, proxy: pPort }[kind],
+      };
     });
     await waitForPort(kPort, keystone, "keystone (uwsgi)", tail(keystone));
     await Promise.all(servers.map((s) => waitForPort(s.port, s.child, `swift-${s.kind}-server`, s.output)));
 
     /** The members of Keystone's answers read below (each call reads one). */
-    type KeystoneAnswer = { service: { id: string }; roles: Array<{ id: string } | undefined>; project: { id: string }; user: { id: string } };
+    type KeystoneAnswer = {
+      service: { id: string };
+      roles: Array<{ id: string } | undefined>;
+      project: { id: string };
+      user: { id: string };
+    };
     const keystoneApi = async (method: string, url: string, token: string | undefined, body?: unknown) => {
       const res = await fetch(`${authUrl}${url}`, {
         method,
@@ -205,7 +283,10 @@ export async function startSwiftBackend(): Promise<SwiftBackend> {
       (
         await keystoneApi("POST", "/auth/tokens", undefined, {
           auth: {
-            identity: { methods: ["password"], password: { user: { name: admin.name, domain: { id: "default" }, password: admin.password } } },
+            identity: {
+              methods: ["password"],
+              password: { user: { name: admin.name, domain: { id: "default" }, password: admin.password } },
+            },
             scope: { project: { name: "admin", domain: { id: "default" } } },
           },
         })
@@ -217,9 +298,16 @@ export async function startSwiftBackend(): Promise<SwiftBackend> {
       return token.value;
     };
     // Clients find the proxy through the catalog of the token they get.
-    const service = await keystoneApi("POST", "/services", token.value, { service: { type: "object-store", name: "swift" } });
+    const service = await keystoneApi("POST", "/services", token.value, {
+      service: { type: "object-store", name: "swift" },
+    });
     await keystoneApi("POST", "/endpoints", token.value, {
-      endpoint: { service_id: service.json.service.id, interface: "public", region_id: "RegionOne", url: `${proxyUrl}/v1/AUTH_%(project_id)s` },
+      endpoint: {
+        service_id: service.json.service.id,
+        interface: "public",
+        region_id: "RegionOne",
+        url: `${proxyUrl}/v1/AUTH_%(project_id)s`,
+      },
     });
     const member = (await keystoneApi("GET", "/roles?name=member", token.value)).json.roles[0]?.id;
     if (!member) throw new BackendError("keystone has no member role", "bootstrap creates it: check keystone.log");
@@ -228,8 +316,13 @@ export async function startSwiftBackend(): Promise<SwiftBackend> {
       proxyUrl,
       async createUser(name, password) {
         const t = await fresh();
-        const project = (await keystoneApi("POST", "/projects", t, { project: { name, domain_id: "default" } })).json.project.id;
-        const created = (await keystoneApi("POST", "/users", t, { user: { name, domain_id: "default", default_project_id: project, password } })).json.user.id;
+        const project = (await keystoneApi("POST", "/projects", t, { project: { name, domain_id: "default" } })).json
+          .project.id;
+        const created = (
+          await keystoneApi("POST", "/users", t, {
+            user: { name, domain_id: "default", default_project_id: project, password },
+          })
+        ).json.user.id;
         await keystoneApi("PUT", `/projects/${project}/users/${created}/roles/${member}`, t);
         return project;
       },

@@ -20,7 +20,8 @@ const user = config.require("user");
 /** Where to write the config; relative paths are relative to this project. */
 const file = path.resolve(config.require("file"));
 const format = (config.get("format") ?? "dotenv") as Format;
-if (!formats.includes(format)) throw new Error(`app-config:format must be one of ${formats.join(", ")}, got ${JSON.stringify(format)}`);
+if (!formats.includes(format))
+  throw new Error(`app-config:format must be one of ${formats.join(", ")}, got ${JSON.stringify(format)}`);
 const secretName = config.get("secretName") ?? `${user}-storage`;
 
 const users = new pulumi.StackReference(usersStack);
@@ -28,7 +29,10 @@ const users = new pulumi.StackReference(usersStack);
 // requireOutput of a secret output is a secret Output, and so is everything derived from it.
 const env = users.requireOutput("credentials").apply((all: Record<string, { env?: Record<string, string> }>) => {
   const found = all?.[user]?.env;
-  if (!found) throw new Error(`${usersStack} exports no credentials for '${user}'; it has: ${Object.keys(all ?? {}).join(", ") || "none"}`);
+  if (!found)
+    throw new Error(
+      `${usersStack} exports no credentials for '${user}'; it has: ${Object.keys(all ?? {}).join(", ") || "none"}`,
+    );
   return found;
 });
 

@@ -15,7 +15,10 @@ export function dotenv(env: Record<string, string>): string {
     .map(([k, v]) => {
       if (BARE.test(v)) return `${k}=${v}`;
       // Inside single quotes nothing is expanded; a quote or line break has no portable escape.
-      if (/['\r\n]/.test(v)) throw new Error(`${k} holds a quote or line break, which a .env file cannot carry portably: use format json or k8s-secret`);
+      if (/['\r\n]/.test(v))
+        throw new Error(
+          `${k} holds a quote or line break, which a .env file cannot carry portably: use format json or k8s-secret`,
+        );
       return `${k}='${v}'`;
     })
     .join("\n")
@@ -24,9 +27,19 @@ export function dotenv(env: Record<string, string>): string {
 
 /** A Kubernetes Secret manifest; JSON-quoted strings are valid YAML scalars, so no YAML library is needed. */
 export function k8sSecret(name: string, env: Record<string, string>): string {
-  if (!/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(name)) throw new Error(`secretName ${JSON.stringify(name)} is not a valid Kubernetes object name`);
+  if (!/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(name))
+    throw new Error(`secretName ${JSON.stringify(name)} is not a valid Kubernetes object name`);
   const data = Object.entries(env).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`);
-  return ["apiVersion: v1", "kind: Secret", "metadata:", `  name: ${name}`, "type: Opaque", "stringData:", ...data, ""].join("\n");
+  return [
+    "apiVersion: v1",
+    "kind: Secret",
+    "metadata:",
+    `  name: ${name}`,
+    "type: Opaque",
+    "stringData:",
+    ...data,
+    "",
+  ].join("\n");
 }
 
 export function render(format: Format, env: Record<string, string>, secretName: string): string {

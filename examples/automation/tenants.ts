@@ -14,7 +14,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { ConfigMap, EngineEvent, LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { StorageUser } from "pulumi-storage-user";
-import { checkStorageConfig, storageUserDiagnostics, StorageUserFailure, storageUserFailures, StorageUserWarning } from "pulumi-storage-user/automation";
+import {
+  checkStorageConfig,
+  storageUserDiagnostics,
+  StorageUserFailure,
+  storageUserFailures,
+  StorageUserWarning,
+} from "pulumi-storage-user/automation";
 
 const projectName = "tenants";
 
@@ -38,7 +44,10 @@ export class TenantError extends Error {
     readonly failures: StorageUserFailure[],
     cause: unknown,
   ) {
-    super(`tenant ${tenant}: ${failures.map((f) => f.message).join("; ") || (cause instanceof Error ? cause.message : String(cause))}`, { cause });
+    super(
+      `tenant ${tenant}: ${failures.map((f) => f.message).join("; ") || (cause instanceof Error ? cause.message : String(cause))}`,
+      { cause },
+    );
   }
 }
 
@@ -68,8 +77,14 @@ async function withTenantStack<T>(tenant: string, work: (stack: Stack) => Promis
 }
 
 /** Creates or updates the tenant's stack: its storage user exists once this resolves. */
-export async function provisionTenant(tenant: string, service: StorageService): Promise<{ userId: number; warnings: StorageUserWarning[] }> {
-  const config: ConfigMap = { "storage:baseUrl": { value: service.baseUrl }, "storage:accessToken": { value: service.accessToken, secret: true } };
+export async function provisionTenant(
+  tenant: string,
+  service: StorageService,
+): Promise<{ userId: number; warnings: StorageUserWarning[] }> {
+  const config: ConfigMap = {
+    "storage:baseUrl": { value: service.baseUrl },
+    "storage:accessToken": { value: service.accessToken, secret: true },
+  };
   // Before anything is written: a plain token or a misspelt key never reaches the workspace's
   // files or the backend's update history.
   checkStorageConfig(config);
@@ -117,7 +132,10 @@ async function main(): Promise<void> {
   }
   try {
     if (command === "up") {
-      const service = { baseUrl: process.env.STORAGE_API_URL ?? "", accessToken: process.env.STORAGE_ACCESS_TOKEN ?? "" };
+      const service = {
+        baseUrl: process.env.STORAGE_API_URL ?? "",
+        accessToken: process.env.STORAGE_ACCESS_TOKEN ?? "",
+      };
       const { userId, warnings } = await provisionTenant(tenant, service);
       console.log(`tenant ${tenant}: storage user ${userId}`);
       for (const w of warnings) console.log(`warning ${w.code} (${w.urn}): ${w.message}`);
@@ -130,7 +148,10 @@ async function main(): Promise<void> {
     }
   } catch (err) {
     if (!(err instanceof TenantError)) throw err;
-    for (const f of err.failures) console.error(`${f.code} (${f.resourceName ?? "stack"}${f.userName ? `, userName ${f.userName}` : ""}): ${f.message}`);
+    for (const f of err.failures)
+      console.error(
+        `${f.code} (${f.resourceName ?? "stack"}${f.userName ? `, userName ${f.userName}` : ""}): ${f.message}`,
+      );
     if (err.failures.length === 0) console.error(err.message);
     process.exitCode = 1;
   }

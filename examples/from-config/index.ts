@@ -21,11 +21,19 @@ const config = new pulumi.Config();
 const entries = config.requireObject<UserEntry[]>("users");
 const nameOf = (e: UserEntry, i: number) => {
   const name = e.name ?? e.userName;
-  if (!name) throw new Error(`from-config:users[${i}] needs a name (or a userName): pulumi config set --path 'users[${i}].name' app`);
+  if (!name)
+    throw new Error(
+      `from-config:users[${i}] needs a name (or a userName): pulumi config set --path 'users[${i}].name' app`,
+    );
   return name;
 };
 const users = entries.map(
-  (u, i) => new StorageUser(nameOf(u, i), { userName: u.userName, persistPassword: u.persistPassword }, { replacementTrigger: u.rotate }),
+  (u, i) =>
+    new StorageUser(
+      nameOf(u, i),
+      { userName: u.userName, persistPassword: u.persistPassword },
+      { replacementTrigger: u.rotate },
+    ),
 );
 // Ids set with `config set --path 'cleanedUp[0]' 1469` arrive as numbers.
 const cleanedUp = config.getObject<(string | number)[]>("cleanedUp")?.map(String);
@@ -33,7 +41,10 @@ const ledger = new StorageUserLedger("ledger", { users, cleanedUp });
 
 /** Safe to show: ids and endpoints. */
 export const summary = Object.fromEntries(
-  entries.map((e, i) => [nameOf(e, i), { userName: users[i].userName, userId: users[i].userId, s3Endpoint: users[i].s3Endpoint }]),
+  entries.map((e, i) => [
+    nameOf(e, i),
+    { userName: users[i].userName, userId: users[i].userId, s3Endpoint: users[i].s3Endpoint },
+  ]),
 );
 
 /** What apps need, by resource name (so a replaced user keeps its key); secret as a whole. */
@@ -41,7 +52,19 @@ export const credentials = pulumi.secret(
   Object.fromEntries(
     entries.map((e, i) => {
       const u = users[i];
-      return [nameOf(e, i), { userName: u.userName, name: u.name, password: u.password, swift: u.swift, s3: u.s3, ftp: u.ftp, env: u.env, ftpUrl: u.ftpUrl }];
+      return [
+        nameOf(e, i),
+        {
+          userName: u.userName,
+          name: u.name,
+          password: u.password,
+          swift: u.swift,
+          s3: u.s3,
+          ftp: u.ftp,
+          env: u.env,
+          ftpUrl: u.ftpUrl,
+        },
+      ];
     }),
   ),
 );

@@ -46,7 +46,13 @@ function readInput(file: string): string {
     return fs.readFileSync(file === "-" ? 0 : file, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? "error";
-    unreadable(new StorageUserError("PENDING_INPUT_UNREADABLE", { problem: "cannotRead", input: file === "-" ? "standard input" : file, errno: code }).message);
+    unreadable(
+      new StorageUserError("PENDING_INPUT_UNREADABLE", {
+        problem: "cannotRead",
+        input: file === "-" ? "standard input" : file,
+        errno: code,
+      }).message,
+    );
   }
 }
 
@@ -56,7 +62,12 @@ function parseInput(file: string): unknown {
     return JSON.parse(text);
   } catch {
     // Not the parser's message: it may quote the input.
-    const details = { problem: "notJson", input: file === "-" ? "standard input" : file, bytes: Buffer.byteLength(text), blank: text.trim() === "" } as const;
+    const details = {
+      problem: "notJson",
+      input: file === "-" ? "standard input" : file,
+      bytes: Buffer.byteLength(text),
+      blank: text.trim() === "",
+    } as const;
     unreadable(new StorageUserError("PENDING_INPUT_UNREADABLE", details).message);
   }
 }

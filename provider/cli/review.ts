@@ -18,7 +18,11 @@ const REPLACE = new Set(["replace", "create-replacement", "delete-replaced"]);
 interface PreviewStep {
   op: string;
   urn: string;
-  oldState?: { id?: string; inputs?: { userName?: string }; outputs?: { userName?: string; baseUrl?: string; account?: unknown } };
+  oldState?: {
+    id?: string;
+    inputs?: { userName?: string };
+    outputs?: { userName?: string; baseUrl?: string; account?: unknown };
+  };
 }
 
 interface Flagged {
@@ -52,7 +56,10 @@ function describe(step: PreviewStep): Omit<Flagged, "kind"> {
   const outputs = old.outputs ?? {};
   let account: { baseUrl?: string } = {};
   try {
-    account = typeof outputs.account === "string" ? (JSON.parse(outputs.account) as typeof account) : ((outputs.account as typeof account) ?? {});
+    account =
+      typeof outputs.account === "string"
+        ? (JSON.parse(outputs.account) as typeof account)
+        : ((outputs.account as typeof account) ?? {});
   } catch {
     account = {};
   }
@@ -72,7 +79,9 @@ export function review(file: string | undefined): number {
   const label = process.env.ALLOW_LABEL || "allow-storage-user-removal";
   const digest = readPreview(file);
   if (typeof digest === "string") {
-    console.log(`::error title=StorageUser review::cannot read the preview ${file ?? "(stdin)"} (${digest}): pass the output of pulumi preview --json`);
+    console.log(
+      `::error title=StorageUser review::cannot read the preview ${file ?? "(stdin)"} (${digest}): pass the output of pulumi preview --json`,
+    );
     return 2;
   }
   // A replacement shows as several steps of one URN; the delete of the old user is the one to name.
@@ -90,7 +99,8 @@ export function review(file: string | undefined): number {
   const allowed = labels().includes(label);
   const level = allowed ? "warning" : "error";
   for (const u of found) {
-    const what = u.kind === "replaced" ? "is replaced: a new user is created and this one leaves the stack" : "leaves the stack";
+    const what =
+      u.kind === "replaced" ? "is replaced: a new user is created and this one leaves the stack" : "leaves the stack";
     console.log(
       `::${level} title=StorageUser ${u.resource} ${u.kind}::StorageUser '${u.resource}' (id ${u.id}, userName '${u.userName}', on ${u.service}) ${what} ` +
         `but stays on the service with working credentials (it has no delete call): delete user ${u.id} there once nothing uses it.`,
@@ -98,12 +108,26 @@ export function review(file: string | undefined): number {
   }
   if (process.env.GITHUB_STEP_SUMMARY) {
     const rows = found.map((u) => `| ${u.resource} | ${u.kind} | ${u.id} | ${u.userName} | ${u.service} |`);
-    fs.appendFileSync(process.env.GITHUB_STEP_SUMMARY, ["### Storage users left on the service", "", "| resource | change | id | userName | service |", "| --- | --- | --- | --- | --- |", ...rows, ""].join("\n"));
+    fs.appendFileSync(
+      process.env.GITHUB_STEP_SUMMARY,
+      [
+        "### Storage users left on the service",
+        "",
+        "| resource | change | id | userName | service |",
+        "| --- | --- | --- | --- | --- |",
+        ...rows,
+        "",
+      ].join("\n"),
+    );
   }
   if (allowed) {
-    console.log(`StorageUser review: ${found.length} storage user(s) removed or replaced; allowed by the label '${label}'.`);
+    console.log(
+      `StorageUser review: ${found.length} storage user(s) removed or replaced; allowed by the label '${label}'.`,
+    );
     return 0;
   }
-  console.log(`StorageUser review: ${found.length} storage user(s) removed or replaced. Add the label '${label}' to the pull request to allow it, then re-run this job.`);
+  console.log(
+    `StorageUser review: ${found.length} storage user(s) removed or replaced. Add the label '${label}' to the pull request to allow it, then re-run this job.`,
+  );
   return 1;
 }

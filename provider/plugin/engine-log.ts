@@ -28,7 +28,8 @@ function connect(): typeof engine {
     // @grpc/grpc-js is @pulumi/pulumi's dependency: resolve it from there (pnpm does not hoist it).
     /* eslint-disable @typescript-eslint/no-require-imports -- loaded only in the plugin, and grpc-js from the SDK's own dependencies */
     const grpc = require(require.resolve("@grpc/grpc-js", { paths: [sdk] })) as typeof import("@grpc/grpc-js");
-    const engrpc = require("@pulumi/pulumi/proto/engine_grpc_pb") as typeof import("@pulumi/pulumi/proto/engine_grpc_pb");
+    const engrpc =
+      require("@pulumi/pulumi/proto/engine_grpc_pb") as typeof import("@pulumi/pulumi/proto/engine_grpc_pb");
     const pb = require("@pulumi/pulumi/proto/engine_pb") as Pb;
     /* eslint-enable @typescript-eslint/no-require-imports */
     engine = { client: new engrpc.EngineClient(address, grpc.credentials.createInsecure()), pb };

@@ -12,7 +12,8 @@ import { warnAbout } from "./engine-log";
 type Props = Record<string, unknown>;
 
 const isUnknown = (v: unknown): boolean =>
-  v === UNKNOWN || (Array.isArray(v) ? v.some(isUnknown) : typeof v === "object" && v !== null && Object.values(v).some(isUnknown));
+  v === UNKNOWN ||
+  (Array.isArray(v) ? v.some(isUnknown) : typeof v === "object" && v !== null && Object.values(v).some(isUnknown));
 
 const usersOf = (p: Props): LedgerUser[] => (Array.isArray(p.users) ? (p.users as LedgerUser[]) : []);
 // Ids typed into YAML config often arrive as numbers: accept both.
@@ -26,18 +27,38 @@ export function onServiceOf(id: string): ForgottenUser["onService"] {
  * The ledger's whole logic: who vanished between the previous state and today's users. Pure,
  * so tests can drive it without the engine.
  */
-export function reconcile(previous: LedgerOutputs, users: LedgerUser[], cleanedUp: string[], at: string): { outputs: LedgerOutputs; added: ForgottenUser[] } {
+export function reconcile(
+  previous: LedgerOutputs,
+  users: LedgerUser[],
+  cleanedUp: string[],
+  at: string,
+): { outputs: LedgerOutputs; added: ForgottenUser[] } {
   const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   const current: Record<string, TrackedUser> = {};
-  for (const u of [...users].sort(byName)) current[u.name] = { id: u.id, userName: u.userName, ...(typeof u.service === "string" ? { service: u.service } : {}) };
+  for (const u of [...users].sort(byName))
+    current[u.name] = {
+      id: u.id,
+      userName: u.userName,
+      ...(typeof u.service === "string" ? { service: u.service } : {}),
+    };
   // A resource renamed with `aliases` keeps its id: it moved, it was not let go of.
   const stillHere = new Set(users.map((u) => u.id));
   const added: ForgottenUser[] = [];
-  const before = Object.entries(previous.current ?? {}).map(([name, u]) => ({ name, ...u })).sort(byName);
+  const before = Object.entries(previous.current ?? {})
+    .map(([name, u]) => ({ name, ...u }))
+    .sort(byName);
   for (const { name, ...old } of before) {
     const now = current[name];
     if (stillHere.has(old.id)) continue;
-    added.push({ id: old.id, userName: old.userName, ...(old.service ? { service: old.service } : {}), resourceName: name, at, why: now ? "replaced" : "removed", onService: onServiceOf(old.id) });
+    added.push({
+      id: old.id,
+      userName: old.userName,
+      ...(old.service ? { service: old.service } : {}),
+      resourceName: name,
+      at,
+      why: now ? "replaced" : "removed",
+      onService: onServiceOf(old.id),
+    });
   }
   const done = new Set(cleanedUp);
   const forgotten = [...(previous.forgotten ?? []), ...added].filter((f) => !done.has(f.id));
@@ -48,16 +69,22 @@ const isIdList = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x ===
 
 export async function check(_olds: Props, news: Props): Promise<dynamic.CheckResult> {
   const failures: dynamic.CheckFailure[] = [];
-  if (news.users !== UNKNOWN && !Array.isArray(news.users)) failures.push({ property: "users", reason: argumentReasons.usersNotAList });
+  if (news.users !== UNKNOWN && !Array.isArray(news.users))
+    failures.push({ property: "users", reason: argumentReasons.usersNotAList });
   const seen = new Set<string>();
   for (const [i, u] of usersOf(news).entries()) {
-    const bad = ["name", "id", "userName"].filter((k) => typeof (u as unknown as Props)?.[k] !== "string" || (u as unknown as Props)[k] === "");
+    const bad = ["name", "id", "userName"].filter(
+      (k) => typeof (u as unknown as Props)?.[k] !== "string" || (u as unknown as Props)[k] === "",
+    );
     if (bad.length > 0) failures.push({ property: `users[${i}]`, reason: argumentReasons.ledgerEntryIncomplete(bad) });
-    else if (u.service != null && typeof u.service !== "string") failures.push({ property: `users[${i}].service`, reason: argumentReasons.ledgerServiceNotText });
-    else if (seen.has(u.name)) failures.push({ property: `users[${i}]`, reason: argumentReasons.ledgerNamesShared(u.name) });
+    else if (u.service != null && typeof u.service !== "string")
+      failures.push({ property: `users[${i}].service`, reason: argumentReasons.ledgerServiceNotText });
+    else if (seen.has(u.name))
+      failures.push({ property: `users[${i}]`, reason: argumentReasons.ledgerNamesShared(u.name) });
     seen.add(u?.name);
   }
-  if (news.cleanedUp !== undefined && news.cleanedUp !== UNKNOWN && !isIdList(news.cleanedUp)) failures.push({ property: "cleanedUp", reason: argumentReasons.cleanedUpNotIds });
+  if (news.cleanedUp !== undefined && news.cleanedUp !== UNKNOWN && !isIdList(news.cleanedUp))
+    failures.push({ property: "cleanedUp", reason: argumentReasons.cleanedUpNotIds });
   return { inputs: news, failures };
 }
 
@@ -67,7 +94,12 @@ function sameUsers(a: Record<string, TrackedUser>, b: Record<string, TrackedUser
   // An entry recorded before 0.3.0 has no service: not a change on its own (an upgrade shows no
   // diff); the next update for another reason records it.
   const sameService = (x?: string, y?: string) => x === undefined || y === undefined || x === y;
-  return keys.length === Object.keys(b).length && keys.every((k) => b[k]?.id === a[k].id && b[k]?.userName === a[k].userName && sameService(b[k]?.service, a[k].service));
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every(
+      (k) => b[k]?.id === a[k].id && b[k]?.userName === a[k].userName && sameService(b[k]?.service, a[k].service),
+    )
+  );
 }
 
 export async function diff(_id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
@@ -75,7 +107,8 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<dynam
   if (isUnknown(news.users) || isUnknown(news.cleanedUp)) return { changes: true, replaces: [] };
   const previous = olds as unknown as LedgerOutputs;
   const next = reconcile(previous, usersOf(news), cleanedUpOf(news), "").outputs;
-  const changes = !sameUsers(next.current, previous.current ?? {}) || next.forgotten.length !== (previous.forgotten ?? []).length;
+  const changes =
+    !sameUsers(next.current, previous.current ?? {}) || next.forgotten.length !== (previous.forgotten ?? []).length;
   return { changes, replaces: [] };
 }
 
@@ -88,7 +121,12 @@ export async function create(news: Props): Promise<dynamic.CreateResult> {
 }
 
 export async function update(_id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
-  const { outputs, added } = reconcile(olds as unknown as LedgerOutputs, usersOf(news), cleanedUpOf(news), new Date().toISOString());
+  const { outputs, added } = reconcile(
+    olds as unknown as LedgerOutputs,
+    usersOf(news),
+    cleanedUpOf(news),
+    new Date().toISOString(),
+  );
   if (added.length > 0) await warnAbout(news.__urn, "LEDGER_GREW", ledgerGrewWarning(added, outputs.forgotten.length));
   return { outs: { ...outputs, ...urnOf(news) } };
 }
@@ -96,6 +134,8 @@ export async function update(_id: string, olds: Props, news: Props): Promise<dyn
 /** The record ends with the ledger: print all of it so it survives in the operator's log. */
 export async function remove(id: string, props: Props): Promise<void> {
   const { current = {}, forgotten = [] } = props as unknown as LedgerOutputs;
-  const tracked = Object.entries(current).map(([name, u]) => describeForgotten({ ...u, resourceName: name, onService: onServiceOf(u.id) }));
+  const tracked = Object.entries(current).map(([name, u]) =>
+    describeForgotten({ ...u, resourceName: name, onService: onServiceOf(u.id) }),
+  );
   await warnAbout(props.__urn, "LEDGER_DELETED", ledgerDeletedWarning(id, forgotten, tracked));
 }

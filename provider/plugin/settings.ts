@@ -40,14 +40,27 @@ export class Settings {
     } catch (err) {
       connectionsError = err as Error;
     }
-    this.fromStack = { baseUrl: config.get(configKeys.baseUrl.key), accessToken: config.get(configKeys.accessToken.key), connections, connectionsError };
+    this.fromStack = {
+      baseUrl: config.get(configKeys.baseUrl.key),
+      accessToken: config.get(configKeys.accessToken.key),
+      connections,
+      connectionsError,
+    };
   }
 
-  private lookup(which: SettingName, connection?: string): { value?: string; source: string; key: string; env: string; path: boolean } {
+  private lookup(
+    which: SettingName,
+    connection?: string,
+  ): { value?: string; source: string; key: string; env: string; path: boolean } {
     const keys = settingKeys(which, connection);
     const { env, path } = keys;
     // The plugin's keys: its own namespace; "" for a connection's, which it reads from the environment only.
-    const key = this.namespace === undefined ? keys.key : connection === undefined ? keys.key.replace(/^storage:/, `${this.namespace}:`) : "";
+    const key =
+      this.namespace === undefined
+        ? keys.key
+        : connection === undefined
+          ? keys.key.replace(/^storage:/, `${this.namespace}:`)
+          : "";
     let stackValue: string | undefined;
     if (connection === undefined) stackValue = this.fromStack?.[which];
     else {
@@ -66,7 +79,8 @@ export class Settings {
     if (url === undefined) {
       const { value, source, key, env, path } = this.lookup("baseUrl", connection);
       try {
-        if (value === undefined) throw new StorageUserError("CONFIG_MISSING", { setting: "address", connection, key, env, path });
+        if (value === undefined)
+          throw new StorageUserError("CONFIG_MISSING", { setting: "address", connection, key, env, path });
         url = parseBaseUrl(value, source);
       } catch (err) {
         url = err as Error;
@@ -79,14 +93,21 @@ export class Settings {
 
   resolveAccessToken(connection?: string): string {
     const { value, source, key, env, path } = this.lookup("accessToken", connection);
-    if (value === undefined) throw new StorageUserError("CONFIG_MISSING", { setting: "access token", connection, key, env, path });
+    if (value === undefined)
+      throw new StorageUserError("CONFIG_MISSING", { setting: "access token", connection, key, env, path });
     neverShow(value);
-    if (/[\r\n\0]/.test(value) || value.trim() !== value) throw new StorageUserError("CONFIG_INVALID", { problem: "tokenWhitespace", source });
+    if (/[\r\n\0]/.test(value) || value.trim() !== value)
+      throw new StorageUserError("CONFIG_INVALID", { problem: "tokenWhitespace", source });
     return value;
   }
 
   /** Each setting with the config key or environment variable it was read from, for the hints in errors. */
-  resolve(connection?: string): { baseUrl: URL; accessToken: string; baseUrlSource: string; accessTokenSource: string } {
+  resolve(connection?: string): {
+    baseUrl: URL;
+    accessToken: string;
+    baseUrlSource: string;
+    accessTokenSource: string;
+  } {
     return {
       baseUrl: this.resolveBaseUrl(connection),
       accessToken: this.resolveAccessToken(connection),
@@ -122,8 +143,10 @@ export function parseBaseUrl(raw: string, source: string = configKeys.baseUrl.ke
   } catch {
     throw new StorageUserError("CONFIG_INVALID", { problem: "notAbsoluteUrl", source, raw });
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new StorageUserError("CONFIG_INVALID", { problem: "notHttp", source, protocol: url.protocol });
-  if (url.protocol === "http:" && !LOOPBACK.test(url.hostname)) throw new StorageUserError("CONFIG_INVALID", { problem: "plainHttp", source, host: url.hostname });
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new StorageUserError("CONFIG_INVALID", { problem: "notHttp", source, protocol: url.protocol });
+  if (url.protocol === "http:" && !LOOPBACK.test(url.hostname))
+    throw new StorageUserError("CONFIG_INVALID", { problem: "plainHttp", source, host: url.hostname });
   if (url.username || url.password) throw new StorageUserError("CONFIG_INVALID", { problem: "userInfo", source });
   if (url.search || url.hash) throw new StorageUserError("CONFIG_INVALID", { problem: "queryOrFragment", source });
   return url;

@@ -5,7 +5,16 @@
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { defaults } from "../defaults";
 import { ErrorArgs, errorText, FailureRecord, recordedFailure, StorageUserError } from "../errors";
-import { connectionChangedWarning, connectionLabel, leftStackWarning, replaceWarning, serviceMovedWarning, serviceReaddressedWarning, serviceRecordedWarning, upgradeWarning } from "../warnings";
+import {
+  connectionChangedWarning,
+  connectionLabel,
+  leftStackWarning,
+  replaceWarning,
+  serviceMovedWarning,
+  serviceReaddressedWarning,
+  serviceRecordedWarning,
+  upgradeWarning,
+} from "../warnings";
 import { PREVIEW_MARK, UNKNOWN, userNameOf, validateInputs } from "../inputs";
 import { UserInputs, withDefaults } from "../wire";
 import { Account, needsUpgrade, stored, toOutputs, upgradeOutputs } from "../state";
@@ -64,7 +73,12 @@ const recordedService = (props: Props): string | undefined => {
   return typeof url === "string" ? url : undefined;
 };
 
-const refOf = (id: string, props: Props, urn?: unknown) => ({ id, userName: String(props.userName), service: recordedService(props), urn });
+const refOf = (id: string, props: Props, urn?: unknown) => ({
+  id,
+  userName: String(props.userName),
+  service: recordedService(props),
+  urn,
+});
 
 async function diff(settings: Settings, id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
   const [before, after] = [withDefaults(olds), withDefaults(news)];
@@ -81,9 +95,20 @@ async function diff(settings: Settings, id: string, olds: Props, news: Props): P
   // user whose connection now points elsewhere stays where it is. Both are printed at preview.
   // Shown under the resource (its URN comes as the __urn input) where the engine allows.
   if (replaces.length > 0) await warnAbout(news.__urn, "REPLACE_LEAVES_USER", replaceWarning(user, now));
-  else if (readdressed) await warnAbout(news.__urn, "SERVICE_READDRESSED", serviceReaddressedWarning({ ...user, service: user.service! }, label, now));
-  else if (moved && renamed) await warnAbout(news.__urn, "CONNECTION_CHANGED", connectionChangedWarning({ ...user, service: user.service! }, connectionLabel(oldConnection), label, now));
-  else if (moved) await warnAbout(news.__urn, "SERVICE_MOVED", serviceMovedWarning({ ...user, service: user.service! }, label, now));
+  else if (readdressed)
+    await warnAbout(
+      news.__urn,
+      "SERVICE_READDRESSED",
+      serviceReaddressedWarning({ ...user, service: user.service! }, label, now),
+    );
+  else if (moved && renamed)
+    await warnAbout(
+      news.__urn,
+      "CONNECTION_CHANGED",
+      connectionChangedWarning({ ...user, service: user.service! }, connectionLabel(oldConnection), label, now),
+    );
+  else if (moved)
+    await warnAbout(news.__urn, "SERVICE_MOVED", serviceMovedWarning({ ...user, service: user.service! }, label, now));
   const upgrade = replaces.length === 0 && needsUpgrade(olds);
   if (upgrade) await warnAbout(news.__urn, "STATE_UPGRADE", upgradeWarning(user));
   // A recorded failure always differs, so every up reaches update and repeats the guidance,
@@ -93,7 +118,8 @@ async function diff(settings: Settings, id: string, olds: Props, news: Props): P
   // A URN recorded in the outputs (for delete's warning) that the resource no longer has
   // (renamed with aliases, new parent) is rewritten the same way.
   const urnMoved = typeof olds.__urn === "string" && typeof news.__urn === "string" && olds.__urn !== news.__urn;
-  if (replaces.length > 0 || olds.__failure !== undefined || readdressed || upgrade || urnMoved) return { changes: true, replaces, deleteBeforeReplace: false };
+  if (replaces.length > 0 || olds.__failure !== undefined || readdressed || upgrade || urnMoved)
+    return { changes: true, replaces, deleteBeforeReplace: false };
   // Only the connection's name changed: "unknown" lets the engine diff the inputs itself, so it
   // sees `connection` changed and honours replaceOnChanges: ["connection"]; otherwise it runs
   // update, which records the new name and calls no API.
@@ -105,7 +131,12 @@ async function diff(settings: Settings, id: string, olds: Props, news: Props): P
  * Throws the failure with the properties the engine records (Pulumi's partial-failure path):
  * inputs, __provider, no credentials, so a user that may exist is never forgotten by the stack.
  */
-function record(inputs: UserInputs & Props, baseUrl: string, id: string, ...failure: ErrorArgs<FailureRecord["code"]>): never {
+function record(
+  inputs: UserInputs & Props,
+  baseUrl: string,
+  id: string,
+  ...failure: ErrorArgs<FailureRecord["code"]>
+): never {
   const __failure: FailureRecord = { code: failure[0], ...errorText(...failure), at: new Date().toISOString() };
   throw recordedFailure(new StorageUserError(...failure), id, {
     userName: inputs.userName,
@@ -122,16 +153,37 @@ async function create(settingsOf: Settings, raw: Props): Promise<dynamic.CreateR
   const inputs = withDefaults(raw as unknown as UserInputs & Props);
   const settings = settingsOf.resolve(inputs.connection);
   const deadline = Date.now() + (inputs.__createTimeoutMs ?? defaults.createTimeoutMs);
-  const outcome = await createUser({ ...settings, userName: inputs.userName, persistPassword: inputs.persistPassword, deadline });
+  const outcome = await createUser({
+    ...settings,
+    userName: inputs.userName,
+    persistPassword: inputs.persistPassword,
+    deadline,
+  });
   const baseUrl = settings.baseUrl;
-  if (outcome.kind === "created") return { id: String(outcome.user.userId), outs: toOutputs(inputs, outcome.user, baseUrl.href) };
+  if (outcome.kind === "created")
+    return { id: String(outcome.user.userId), outs: toOutputs(inputs, outcome.user, baseUrl.href) };
   if (outcome.kind === "unusable" && outcome.userId !== undefined) {
-    const details = { problem: "created", userId: outcome.userId, userName: inputs.userName, service: baseUrl.href, problems: outcome.problems, urn: inputs.__urn } as const;
+    const details = {
+      problem: "created",
+      userId: outcome.userId,
+      userName: inputs.userName,
+      service: baseUrl.href,
+      problems: outcome.problems,
+      urn: inputs.__urn,
+    } as const;
     record(inputs, baseUrl.href, String(outcome.userId), "RESPONSE_UNUSABLE", details);
   }
   const sent = { userName: inputs.userName, service: baseUrl.href, urn: inputs.__urn };
   const id = `unconfirmed-${Date.now().toString(36)}`;
-  if (outcome.kind === "unknown") record(inputs, baseUrl.href, id, "OUTCOME_UNKNOWN", { problem: "noVerdict", ...sent, detail: outcome.detail }, { cause: outcome.cause });
+  if (outcome.kind === "unknown")
+    record(
+      inputs,
+      baseUrl.href,
+      id,
+      "OUTCOME_UNKNOWN",
+      { problem: "noVerdict", ...sent, detail: outcome.detail },
+      { cause: outcome.cause },
+    );
   record(inputs, baseUrl.href, id, "OUTCOME_UNKNOWN", { problem: "noId", ...sent, problems: outcome.problems });
 }
 
@@ -151,7 +203,8 @@ async function update(settings: Settings, id: string, olds: Props, news: Props):
   const now = currentService(settings, news.connection);
   // Re-recorded only when STORAGE_SERVICE_NEW_ADDRESS names the new address (see diff).
   const account = stored<Account>(outs.account);
-  if (now !== undefined && account?.baseUrl !== undefined && now === declaredNewAddress()) outs.account = JSON.stringify({ ...account, baseUrl: now });
+  if (now !== undefined && account?.baseUrl !== undefined && now === declaredNewAddress())
+    outs.account = JSON.stringify({ ...account, baseUrl: now });
   if (typeof news.__urn === "string") outs.__urn = news.__urn;
   return { outs: typeof news.connection === "string" ? { ...outs, connection: news.connection } : outs };
 }
@@ -168,11 +221,18 @@ async function read(settings: Settings, id: string, props: Props): Promise<dynam
   const connection = typeof props.connection === "string" ? props.connection : undefined;
   const now = currentService(settings, connection);
   if (now === undefined) return { id, props: outs };
-  await warnAbout(props.__urn, "SERVICE_RECORDED", serviceRecordedWarning(refOf(id, props), connectionLabel(connection), now));
+  await warnAbout(
+    props.__urn,
+    "SERVICE_RECORDED",
+    serviceRecordedWarning(refOf(id, props), connectionLabel(connection), now),
+  );
   // Kept in the shape it has: a refresh is no registration, so a key new to this resource
   // would not be marked secret (only `up` rewrites 0.1.x state; see update).
   const account = stored<Account>(props.account);
-  return { id, props: account ? { ...outs, account: JSON.stringify({ ...account, baseUrl: now }) } : { ...outs, baseUrl: now } };
+  return {
+    id,
+    props: account ? { ...outs, account: JSON.stringify({ ...account, baseUrl: now }) } : { ...outs, baseUrl: now },
+  };
 }
 
 /** The API has no delete call: the user stays on the service; say so, as a warning of that user, by name. */

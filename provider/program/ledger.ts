@@ -46,14 +46,21 @@ export class StorageUserLedger extends pulumi.dynamic.Resource {
   public readonly forgotten!: pulumi.Output<ForgottenUser[]>;
 
   constructor(name: string, args: StorageUserLedgerArgs, opts?: pulumi.CustomResourceOptions) {
-    if (!args || !Array.isArray(args.users)) throw new StorageUserError("INVALID_INPUT", { problem: "ledgerWithoutUsers", name });
+    if (!args || !Array.isArray(args.users))
+      throw new StorageUserError("INVALID_INPUT", { problem: "ledgerWithoutUsers", name });
     assertTokensSecret();
     assertPluginCanStart();
     super(
       serializableProvider("ledger-runtime"),
       name,
       // __urn: the plugin attributes the ledger's warnings to it (plugin/engine-log.ts).
-      { users: args.users.map(entryOf), cleanedUp: args.cleanedUp ?? [], __urn: urnOf(name, "StorageUserLedger", opts?.parent), current: undefined, forgotten: undefined },
+      {
+        users: args.users.map(entryOf),
+        cleanedUp: args.cleanedUp ?? [],
+        __urn: urnOf(name, "StorageUserLedger", opts?.parent),
+        current: undefined,
+        forgotten: undefined,
+      },
       opts,
       "storage",
       "StorageUserLedger",

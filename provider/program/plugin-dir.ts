@@ -26,7 +26,10 @@ import { perRun } from "./run-scope";
 import { readProjectFile } from "../project-file";
 
 /** What the plugin loads from its working directory, as paths inside a node_modules folder. */
-const needed = { "@pulumi/pulumi": "@pulumi/pulumi/cmd/dynamic-provider/index.js", "pulumi-storage-user": "pulumi-storage-user/package.json" };
+const needed = {
+  "@pulumi/pulumi": "@pulumi/pulumi/cmd/dynamic-provider/index.js",
+  "pulumi-storage-user": "pulumi-storage-user/package.json",
+};
 
 /**
  * Whether `file` is in a node_modules folder that Node's resolution from `dir` searches (the
@@ -87,7 +90,8 @@ function inlineCliRoot(): string | undefined {
     } catch {
       continue;
     }
-    const flag = (name: string) => argv[argv.indexOf(name) + 1] ?? argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
+    const flag = (name: string) =>
+      argv[argv.indexOf(name) + 1] ?? argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
     if (flag("--exec-kind") !== "auto.inline" || flag("--stack")?.split("/").pop() !== stack) continue;
     if (readProjectFile(cwd)?.name === project) found.add(cwd);
   }
@@ -113,6 +117,9 @@ export const assertPluginCanStart = perRun(() => {
   const project = projectRoot();
   if (!project) return;
   const start = { dir: pluginDirOf(project.root), inline: project.inline };
-  const missing = Object.entries(needed).filter(([, file]) => !reachable(start.dir, file)).map(([name]) => name);
-  if (missing.length > 0) throw new StorageUserError("PLUGIN_CANNOT_START", { dir: start.dir, missing, inline: start.inline });
+  const missing = Object.entries(needed)
+    .filter(([, file]) => !reachable(start.dir, file))
+    .map(([name]) => name);
+  if (missing.length > 0)
+    throw new StorageUserError("PLUGIN_CANNOT_START", { dir: start.dir, missing, inline: start.inline });
 });

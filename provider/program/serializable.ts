@@ -21,9 +21,12 @@ const installed = new Map<RuntimeModule, pulumi.dynamic.ResourceProvider | null>
  * resolving costs (the profile in bench/README.md).
  */
 export function serializableProvider(module: RuntimeModule, resolvedPath?: string): pulumi.dynamic.ResourceProvider {
-  let provider: pulumi.dynamic.ResourceProvider | null | undefined = resolvedPath === undefined ? installed.get(module) : undefined;
+  let provider: pulumi.dynamic.ResourceProvider | null | undefined =
+    resolvedPath === undefined ? installed.get(module) : undefined;
   if (provider === undefined) {
-    provider = (resolvedPath ?? require.resolve(`../${module}`)).split(/[\\/]/).includes("node_modules") ? require(`../${module}`) : null;
+    provider = (resolvedPath ?? require.resolve(`../${module}`)).split(/[\\/]/).includes("node_modules")
+      ? require(`../${module}`)
+      : null;
     if (resolvedPath === undefined) installed.set(module, provider as pulumi.dynamic.ResourceProvider | null);
   }
   if (provider) return provider;

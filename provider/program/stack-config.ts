@@ -34,7 +34,9 @@ function secretKeys(): string[] | undefined {
   try {
     // Where @pulumi/pulumi keeps it (the Automation API's inline programs set it there, not in process.env).
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module path outside the SDK's typed surface
-    const state = require("@pulumi/pulumi/runtime/state") as { getStore?(): { config?: Record<string, string | undefined> } };
+    const state = require("@pulumi/pulumi/runtime/state") as {
+      getStore?(): { config?: Record<string, string | undefined> };
+    };
     raw = state.getStore?.().config?.PULUMI_CONFIG_SECRET_KEYS;
   } catch {
     raw = undefined;
@@ -66,7 +68,9 @@ function readText(file: string | undefined): string | undefined {
 }
 
 /** The tokens in stack config, by key; values are only compared, never printed. */
-function configuredTokens(config: RuntimeConfig): Array<ReturnType<typeof settingKeys> & { topLevel: string; value: string }> {
+function configuredTokens(
+  config: RuntimeConfig,
+): Array<ReturnType<typeof settingKeys> & { topLevel: string; value: string }> {
   const tokens: Array<ReturnType<typeof settingKeys> & { topLevel: string; value: string }> = [];
   const plain = config.getConfig(configKeys.accessToken.key);
   if (plain) tokens.push({ ...settingKeys("accessToken"), topLevel: configKeys.accessToken.key, value: plain });
@@ -107,8 +111,19 @@ export function assertTokensSecret(): void {
     // Project-level config (the project file's `config:` block) is plain text by nature.
     const inProject = !inFile(stackText) && inFile(projectText);
     if (notSecret || inFile(stackText) || inProject) {
-      const where = inProject ? path.basename(files.project!) : files.stack ? path.basename(files.stack) : "the stack's config file";
-      throw new StorageUserError("CONFIG_NOT_SECRET", { key: t.key, where, path: t.path, env: t.env, project: inProject, inline: projectRoot()?.inline });
+      const where = inProject
+        ? path.basename(files.project!)
+        : files.stack
+          ? path.basename(files.stack)
+          : "the stack's config file";
+      throw new StorageUserError("CONFIG_NOT_SECRET", {
+        key: t.key,
+        where,
+        path: t.path,
+        env: t.env,
+        project: inProject,
+        inline: projectRoot()?.inline,
+      });
     }
   }
   done.value = true;

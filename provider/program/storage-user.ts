@@ -64,8 +64,14 @@ function durationMs(text: string | undefined): number | undefined {
  * reason. The others are listed, with what they do, in docs/lifecycle.md "Resource options".
  */
 function refuseOptions(name: string, opts: pulumi.CustomResourceOptions | undefined): void {
-  if (opts?.deleteBeforeReplace) throw new StorageUserError("INVALID_INPUT", { problem: "unsupportedOption", name, option: "deleteBeforeReplace" });
-  if (opts?.replaceOnChanges?.includes("*")) throw new StorageUserError("INVALID_INPUT", { problem: "unsupportedOption", name, option: 'replaceOnChanges: ["*"]' });
+  if (opts?.deleteBeforeReplace)
+    throw new StorageUserError("INVALID_INPUT", { problem: "unsupportedOption", name, option: "deleteBeforeReplace" });
+  if (opts?.replaceOnChanges?.includes("*"))
+    throw new StorageUserError("INVALID_INPUT", {
+      problem: "unsupportedOption",
+      name,
+      option: 'replaceOnChanges: ["*"]',
+    });
 }
 
 /**
@@ -121,19 +127,29 @@ export class StorageUser extends pulumi.dynamic.Resource {
   private readonly secrets!: pulumi.Output<string>;
 
   constructor(name: string, args: StorageUserArgs = {}, opts?: pulumi.CustomResourceOptions) {
-    if (opts?.import !== undefined || opts?.id !== undefined) throw new StorageUserError("IMPORT_UNSUPPORTED", { name });
+    if (opts?.import !== undefined || opts?.id !== undefined)
+      throw new StorageUserError("IMPORT_UNSUPPORTED", { name });
     refuseOptions(name, opts);
     assertTokensSecret();
     assertPluginCanStart();
-    if (args === null || typeof args !== "object") throw new StorageUserError("INVALID_INPUT", { problem: "noArguments", name });
+    if (args === null || typeof args !== "object")
+      throw new StorageUserError("INVALID_INPUT", { problem: "noArguments", name });
     // Names are checked whatever the values: only known arguments reach the provider, so a
     // misspelt one would vanish. Plain values are checked too, so a typo fails before anything
     // runs; Output values are checked by the provider's check once they resolve.
-    const plain = Object.fromEntries(Object.entries(args).filter(([, v]) => !pulumi.Output.isInstance(v) && !(v instanceof Promise)));
+    const plain = Object.fromEntries(
+      Object.entries(args).filter(([, v]) => !pulumi.Output.isInstance(v) && !(v instanceof Promise)),
+    );
     const unknown = unknownArgFailures(Object.keys(args), false);
     const failures = [...unknown, ...valueFailures(plain)];
     // Each value failure carries its own fix; the accepted names are said once, here.
-    if (failures.length > 0) throw new StorageUserError("INVALID_INPUT", { problem: "invalidArguments", name, failures, accepted: unknown.length > 0 ? argNames : undefined });
+    if (failures.length > 0)
+      throw new StorageUserError("INVALID_INPUT", {
+        problem: "invalidArguments",
+        name,
+        failures,
+        accepted: unknown.length > 0 ? argNames : undefined,
+      });
     const createTimeoutMs = durationMs(opts?.customTimeouts?.create);
     // Every key here costs the SDK an Output and the engine a property per resource (the
     // profile in bench/README.md), so only what must reach the plugin or state is one; the rest
@@ -170,8 +186,10 @@ export class StorageUser extends pulumi.dynamic.Resource {
 }
 
 /** Per run (run-scope.ts): an Output belongs to the run that made it. */
-const byDefault = perRun(() => ({ persistPassword: pulumi.output(defaults.persistPassword), connection: pulumi.output(undefined) }));
-
+const byDefault = perRun(() => ({
+  persistPassword: pulumi.output(defaults.persistPassword),
+  connection: pulumi.output(undefined),
+}));
 
 type Self = { account: pulumi.Output<unknown>; secrets: pulumi.Output<unknown>; id: pulumi.Output<string> };
 
@@ -185,7 +203,11 @@ function derive(u: Self, name: OutputName): pulumi.Output<unknown> {
   const { from } = outputs[name];
   if (from === "id") return u.id.apply((id) => deriveOutput(name, { id }));
   if (from === "account") return u.account.apply((account) => deriveOutput(name, sourcesOf({ account })));
-  return pulumi.secret(pulumi.all([u.account, u.secrets]).apply(([account, secrets]) => deriveOutput(name, sourcesOf({ account, secrets }))));
+  return pulumi.secret(
+    pulumi
+      .all([u.account, u.secrets])
+      .apply(([account, secrets]) => deriveOutput(name, sourcesOf({ account, secrets }))),
+  );
 }
 for (const name of outputNames) {
   Object.defineProperty(StorageUser.prototype, name, {

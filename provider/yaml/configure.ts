@@ -31,7 +31,8 @@ export type ConfigureValues = {
 type GrpcCall = { request: { getArgs(): { toJavaScript(): Record<string, unknown> } | undefined; getUrn(): string } };
 type GrpcCallback = (err: unknown, resp?: unknown) => void;
 
-const isSecret = (v: unknown): v is { value: unknown } => typeof v === "object" && v !== null && (v as Record<string, unknown>)[SIG] === SECRET;
+const isSecret = (v: unknown): v is { value: unknown } =>
+  typeof v === "object" && v !== null && (v as Record<string, unknown>)[SIG] === SECRET;
 
 /** What one Configure request carries, secret markers read and values as text (objects as JSON). */
 export function valuesOf(call: GrpcCall): ConfigureValues {
@@ -57,11 +58,19 @@ export function valuesOf(call: GrpcCall): ConfigureValues {
 export function settingsOf(c: ConfigureValues, namespace: string): { baseUrl?: string; accessToken?: string } {
   // `version`, `pluginDownloadURL`...: the engine's own inputs of a provider resource.
   const engineKeys = new Set(["version", "pluginDownloadURL", "pluginChecksums", "name", "parameterization"]);
-  const unknown = Object.keys(c.values).filter((k) => k !== "baseUrl" && k !== "accessToken" && !engineKeys.has(k)).sort();
-  if (unknown.length > 0) throw new StorageUserError("CONFIG_INVALID", { problem: "unknownProviderKeys", namespace, keys: unknown });
+  const unknown = Object.keys(c.values)
+    .filter((k) => k !== "baseUrl" && k !== "accessToken" && !engineKeys.has(k))
+    .sort();
+  if (unknown.length > 0)
+    throw new StorageUserError("CONFIG_INVALID", { problem: "unknownProviderKeys", namespace, keys: unknown });
   const token = c.values.accessToken;
   if (token !== undefined && !token.secret) {
-    throw new StorageUserError("CONFIG_NOT_SECRET", { key: `${namespace}:accessToken`, where: `Pulumi.${c.stack ?? "<stack>"}.yaml, or a provider argument`, path: false, env: "STORAGE_ACCESS_TOKEN" });
+    throw new StorageUserError("CONFIG_NOT_SECRET", {
+      key: `${namespace}:accessToken`,
+      where: `Pulumi.${c.stack ?? "<stack>"}.yaml, or a provider argument`,
+      path: false,
+      env: "STORAGE_ACCESS_TOKEN",
+    });
   }
   return { baseUrl: c.values.baseUrl?.value, accessToken: token?.value };
 }
@@ -78,9 +87,13 @@ export const createTimeoutsMs = new Map<string, number>();
  */
 export function receiveConfigure(onConfigure: (values: ConfigureValues) => void): void {
   // The @grpc/grpc-js the SDK's server uses, wherever the package manager put it.
-  const sdkRequire = createRequire(path.join(path.dirname(require.resolve("@pulumi/pulumi/provider/server")), "server.js"));
+  const sdkRequire = createRequire(
+    path.join(path.dirname(require.resolve("@pulumi/pulumi/provider/server")), "server.js"),
+  );
   const grpc = sdkRequire("@grpc/grpc-js") as {
-    Server: { prototype: { addService(service: Record<string, { path?: string }>, impl: Record<string, unknown>): void } };
+    Server: {
+      prototype: { addService(service: Record<string, { path?: string }>, impl: Record<string, unknown>): void };
+    };
     status: { FAILED_PRECONDITION: number };
   };
   // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be called with the server as `this` below
@@ -92,7 +105,10 @@ export function receiveConfigure(onConfigure: (values: ConfigureValues) => void)
         try {
           onConfigure(valuesOf(call));
         } catch (err) {
-          callback({ code: grpc.status.FAILED_PRECONDITION, details: err instanceof Error ? err.message : String(err) });
+          callback({
+            code: grpc.status.FAILED_PRECONDITION,
+            details: err instanceof Error ? err.message : String(err),
+          });
           return;
         }
         sdkConfigure(call, callback);

@@ -10,7 +10,8 @@ const SIG = "4dabf18193072939515e22adb298388d";
 const SECRET = "1b47061264138c4ac30d75fd1eb44270";
 
 type Props = Record<string, unknown>;
-const isSecret = (v: unknown): v is { value: unknown } => typeof v === "object" && v !== null && (v as Props)[SIG] === SECRET;
+const isSecret = (v: unknown): v is { value: unknown } =>
+  typeof v === "object" && v !== null && (v as Props)[SIG] === SECRET;
 const secret = (value: unknown) => ({ [SIG]: SECRET, value });
 
 /** Plain values for the lifecycle code: secrets unwrapped, derived outputs dropped (state keeps `account` and `secrets`). */

@@ -31,7 +31,10 @@ const settings = new Settings(namespace);
 const user = userProvider(settings);
 receiveConfigure((values) => {
   const { baseUrl, accessToken } = settingsOf(values, namespace);
-  const fromStack: Record<string, string | undefined> = { [configKeys.baseUrl.key]: baseUrl, [configKeys.accessToken.key]: accessToken };
+  const fromStack: Record<string, string | undefined> = {
+    [configKeys.baseUrl.key]: baseUrl,
+    [configKeys.accessToken.key]: accessToken,
+  };
   settings.configure({ get: (key: string) => fromStack[key] });
 });
 
@@ -53,7 +56,10 @@ const storageUserProvider: provider.Provider = {
   },
   async create(urn, inputs) {
     const timeoutMs = createTimeoutsMs.get(urn);
-    const result = await user.create({ ...withUrn(urn, fromEngine(inputs)), ...(timeoutMs === undefined ? {} : { __createTimeoutMs: timeoutMs }) });
+    const result = await user.create({
+      ...withUrn(urn, fromEngine(inputs)),
+      ...(timeoutMs === undefined ? {} : { __createTimeoutMs: timeoutMs }),
+    });
     return { id: result.id, outs: toEngine(outputsOf(result.outs as Props, result.id)) };
   },
   async update(id, urn, olds, news) {

@@ -13,8 +13,15 @@ const connection = (fields: Record<string, string>) => ({
 });
 
 const settings = {
-  baseUrl: str("The storage API's root URL (https://…; http:// only to a loopback address). Fallback: STORAGE_API_URL in the environment of the pulumi command. Preview needs it; no request is sent."),
-  accessToken: { ...str("The API token, refused unless secret (`pulumi config set --secret storage-user:accessToken`, value entered at the prompt or piped in). Fallback: STORAGE_ACCESS_TOKEN. Preview needs none; create does."), secret: true },
+  baseUrl: str(
+    "The storage API's root URL (https://…; http:// only to a loopback address). Fallback: STORAGE_API_URL in the environment of the pulumi command. Preview needs it; no request is sent.",
+  ),
+  accessToken: {
+    ...str(
+      "The API token, refused unless secret (`pulumi config set --secret storage-user:accessToken`, value entered at the prompt or piped in). Fallback: STORAGE_ACCESS_TOKEN. Preview needs none; create does.",
+    ),
+    secret: true,
+  },
 };
 
 /** The Go SDK's module path (sdk/go/go.mod): where the repository is to be published (docs/go.md). */
@@ -25,17 +32,34 @@ export const typeToken = "storage-user:index:StorageUser";
 export const schema = {
   name: "storage-user",
   displayName: "StorageUser",
-  description: "StorageUser creates an object-storage user and hands its Swift, S3 and FTP credentials over as secret outputs.",
+  description:
+    "StorageUser creates an object-storage user and hands its Swift, S3 and FTP credentials over as secret outputs.",
   license: "Apache-2.0",
   // Inputs and outputs are named as for TypeScript programs. Settings: `storage-user:baseUrl` and
   // a secret `storage-user:accessToken` in the stack config, or an explicit provider's arguments;
   // the environment (STORAGE_API_URL, STORAGE_ACCESS_TOKEN) as fallback (docs/yaml.md).
   config: { variables: settings },
-  provider: { description: "Settings of one storage service; one explicit provider per service when a program uses several.", inputProperties: settings },
+  provider: {
+    description: "Settings of one storage service; one explicit provider per service when a program uses several.",
+    inputProperties: settings,
+  },
   types: {
-    "storage-user:index:SwiftConnection": connection({ endpoint: "Swift endpoint.", tenantId: "Swift tenant id.", accessKey: "Swift access key.", password: "Swift password." }),
-    "storage-user:index:S3Connection": connection({ endpoint: "S3 endpoint.", accessKey: "S3 access key.", secretKey: "S3 secret key." }),
-    "storage-user:index:FtpConnection": connection({ hostName: "FTP host name.", login: "FTP login.", password: "FTP password." }),
+    "storage-user:index:SwiftConnection": connection({
+      endpoint: "Swift endpoint.",
+      tenantId: "Swift tenant id.",
+      accessKey: "Swift access key.",
+      password: "Swift password.",
+    }),
+    "storage-user:index:S3Connection": connection({
+      endpoint: "S3 endpoint.",
+      accessKey: "S3 access key.",
+      secretKey: "S3 secret key.",
+    }),
+    "storage-user:index:FtpConnection": connection({
+      hostName: "FTP host name.",
+      login: "FTP login.",
+      password: "FTP password.",
+    }),
     "storage-user:index:Credentials": {
       type: "object",
       properties: {
@@ -49,17 +73,37 @@ export const schema = {
     },
     "storage-user:index:Task": {
       type: "object",
-      properties: { id: { type: "integer" }, progressPercent: { type: "number" }, type: { type: "string" }, state: { type: "string" }, startDate: { type: "string" } },
+      properties: {
+        id: { type: "integer" },
+        progressPercent: { type: "number" },
+        type: { type: "string" },
+        state: { type: "string" },
+        startDate: { type: "string" },
+      },
       required: ["id", "progressPercent", "type", "state", "startDate"],
     },
   },
   resources: {
     [typeToken]: {
-      description: "A user of the object-storage service. The API can only create: deleting or replacing it leaves the user on the service (warning USER_LEFT_STACK / REPLACE_LEAVES_USER).",
-      inputProperties: Object.fromEntries(Object.entries(inputs).map(([k, i]) => [k, { ...i.schema, description: i.description }])),
+      description:
+        "A user of the object-storage service. The API can only create: deleting or replacing it leaves the user on the service (warning USER_LEFT_STACK / REPLACE_LEAVES_USER).",
+      inputProperties: Object.fromEntries(
+        Object.entries(inputs).map(([k, i]) => [k, { ...i.schema, description: i.description }]),
+      ),
       properties: {
-        ...Object.fromEntries(Object.entries(inputs).map(([k, i]) => [k, { type: i.schema.type, description: i.output }])),
-        ...Object.fromEntries(outputNames.map((k) => [k, { ...outputs[k].schema, description: outputs[k].description, ...(isSecretOutput(k) ? { secret: true } : {}) }])),
+        ...Object.fromEntries(
+          Object.entries(inputs).map(([k, i]) => [k, { type: i.schema.type, description: i.output }]),
+        ),
+        ...Object.fromEntries(
+          outputNames.map((k) => [
+            k,
+            {
+              ...outputs[k].schema,
+              description: outputs[k].description,
+              ...(isSecretOutput(k) ? { secret: true } : {}),
+            },
+          ]),
+        ),
         account: str("State as recorded (JSON text); the outputs above are derived from it."),
         secrets: { ...str("State as recorded (JSON text). Secret."), secret: true },
       },
@@ -69,6 +113,10 @@ export const schema = {
   language: {
     nodejs: { respectSchemaVersion: true },
     // The Go SDK (sdk/go, its own module; docs/go.md): generated by tools/go-sdkgen.
-    go: { importBasePath: goModulePath + "/storageuser", rootPackageName: "storageuser", generateResourceContainerTypes: false },
+    go: {
+      importBasePath: goModulePath + "/storageuser",
+      rootPackageName: "storageuser",
+      generateResourceContainerTypes: false,
+    },
   },
 };

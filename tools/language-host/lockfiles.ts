@@ -52,7 +52,10 @@ function filterDirect(dir: string, deps: Dependency[]): Dependency[] {
 /** npm.go `npmPackageLockParser`: v2 with packages and v3 by lines, v1 by its nested JSON. */
 export function parsePackageLock(content: string): Dependency[] {
   const header = content.slice(0, 200);
-  if (header.includes(`"lockfileVersion": 3`) || (header.includes(`"lockfileVersion": 2`) && content.slice(0, 600).includes(`"packages"`))) {
+  if (
+    header.includes(`"lockfileVersion": 3`) ||
+    (header.includes(`"lockfileVersion": 2`) && content.slice(0, 600).includes(`"packages"`))
+  ) {
     return parsePackageLockLines(content);
   }
   const v1 = (deps: Record<string, { version?: string; dependencies?: Record<string, unknown> }> = {}): Dependency[] =>
@@ -169,7 +172,8 @@ function pnpmKey(key: string): Dependency {
     if (slash > 0) {
       const after = rest.slice(slash + 1);
       const nextSlash = after.indexOf("/");
-      if (nextSlash > 0) return { name: `@${rest.slice(0, slash + 1 + nextSlash)}`, version: cut(after.slice(nextSlash + 1)) };
+      if (nextSlash > 0)
+        return { name: `@${rest.slice(0, slash + 1 + nextSlash)}`, version: cut(after.slice(nextSlash + 1)) };
       const at = after.indexOf("@");
       if (at > 0) return { name: `@${rest.slice(0, slash + 1 + at)}`, version: cut(after.slice(at + 1)) };
     }

@@ -123,12 +123,17 @@ async function main() {
     return;
   }
   // As the Go host: 400 MiB messages (rpcutil.GrpcChannelOptions), the kernel picks the port.
-  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024, "grpc.max_send_message_length": 400 * 1024 * 1024 });
+  const server = new grpc.Server({
+    "grpc.max_receive_message_length": 400 * 1024 * 1024,
+    "grpc.max_send_message_length": 400 * 1024 * 1024,
+  });
   const stop = () => server.tryShutdown(() => process.exit(0));
   const host = new LanguageHost(grpc, args.engine, args.tracing, (address) => watchEngine(address, stop));
   server.addService(LanguageRuntimeService, host.service());
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
   );
   if (args.engine) watchEngine(args.engine, stop);
   // The CLI reads the port from the first line of stdout; everything after it is program output.

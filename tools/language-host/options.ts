@@ -17,10 +17,16 @@ export function parseOptions(info: any): NodeOptions {
   const o: Record<string, unknown> = info?.getOptions?.()?.toJavaScript() ?? {};
   const typed = <T>(key: string, type: string, fallback: T): T => {
     if (o[key] === undefined) return fallback;
-    if (typeof o[key] !== type) throw new Error(`${key === "tsconfig" ? "tsconfigpath" : key} option must be a ${type}`);
+    if (typeof o[key] !== type)
+      throw new Error(`${key === "tsconfig" ? "tsconfigpath" : key} option must be a ${type}`);
     return o[key] as T;
   };
-  return { typescript: typed("typescript", "boolean", true), tsconfig: typed("tsconfig", "string", ""), nodeargs: typed("nodeargs", "string", ""), packagemanager: o.packagemanager };
+  return {
+    typescript: typed("typescript", "boolean", true),
+    tsconfig: typed("tsconfig", "string", ""),
+    nodeargs: typed("nodeargs", "string", ""),
+    packagemanager: o.packagemanager,
+  };
 }
 
 /** shlex.Split as the Go host applies it to `nodeargs`: whitespace-separated, quotes and backslashes honoured. */
@@ -56,6 +62,8 @@ export function locateModule(node: string, mod: string, programDir: string, isPl
   const install = isPlugin ? `npm install in ${programDir}` : "pulumi install";
   const script = `try { console.log(require.resolve(${JSON.stringify(mod)})); } catch (error) { if (error.code === 'MODULE_NOT_FOUND') { console.error(${JSON.stringify(`It looks like the Pulumi SDK has not been installed. Have you run ${install}?`)}) } else { console.error(error.message); } process.exit(1); }`;
   return new Promise((resolve, reject) =>
-    execFile(node, ["-e", script], { cwd: programDir }, (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(stdout.trim()))),
+    execFile(node, ["-e", script], { cwd: programDir }, (err, stdout, stderr) =>
+      err ? reject(new Error(stderr || err.message)) : resolve(stdout.trim()),
+    ),
   );
 }

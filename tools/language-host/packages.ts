@@ -17,7 +17,13 @@ export interface PluginPackage {
 interface PackageJson {
   name?: string;
   version?: string;
-  pulumi?: { resource?: boolean; name?: string; version?: string; server?: string; parameterization?: PluginPackage["parameterization"] };
+  pulumi?: {
+    resource?: boolean;
+    name?: string;
+    version?: string;
+    server?: string;
+    parameterization?: PluginPackage["parameterization"];
+  };
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
 }
@@ -27,7 +33,11 @@ interface PackageJson {
  * `pulumi.resource` is true, walked deeply (symlinks followed once, nested policy packs skipped),
  * plus the paths and versions of every @pulumi/pulumi found, for the mixed-versions warning.
  */
-export function requiredPackages(programDir: string): { packages: PluginPackage[]; sdkVersions: Map<string, string>; errors: string[] } {
+export function requiredPackages(programDir: string): {
+  packages: PluginPackage[];
+  sdkVersions: Map<string, string>;
+  errors: string[];
+} {
   const packages: PluginPackage[] = [];
   const sdkVersions = new Map<string, string>();
   const errors: string[] = [];
@@ -69,11 +79,18 @@ export function requiredPackages(programDir: string): { packages: PluginPackage[
         if (!info.pulumi?.resource) continue;
         const name = info.pulumi.name || (info.name?.startsWith("@pulumi/") ? info.name.slice("@pulumi/".length) : "");
         if (!name) {
-          errors.push(`Missing property "name" for the third-party plugin '${info.name}' inside package.json under the "pulumi" section.`);
+          errors.push(
+            `Missing property "name" for the third-party plugin '${info.name}' inside package.json under the "pulumi" section.`,
+          );
           continue;
         }
         const version = info.pulumi.version || info.version || "";
-        packages.push({ name, version: version.startsWith("v") ? version : `v${version}`, server: info.pulumi.server ?? "", parameterization: info.pulumi.parameterization });
+        packages.push({
+          name,
+          version: version.startsWith("v") ? version : `v${version}`,
+          server: info.pulumi.server ?? "",
+          parameterization: info.pulumi.parameterization,
+        });
       }
     }
   };
@@ -106,7 +123,8 @@ export function searchUp(dir: string, file: string): string | undefined {
  */
 export function resolvePackageManager(option: unknown, programDir: string): PackageManager {
   if (option === "npm" || option === "yarn" || option === "pnpm" || option === "bun") return option;
-  if (option !== undefined && option !== "auto") throw new Error(`packagemanager option must be one of auto, npm, yarn, pnpm or bun, got ${JSON.stringify(option)}`);
+  if (option !== undefined && option !== "auto")
+    throw new Error(`packagemanager option must be one of auto, npm, yarn, pnpm or bun, got ${JSON.stringify(option)}`);
   const preferYarn = ["1", "true"].includes((process.env.PULUMI_PREFER_YARN ?? "").toLowerCase());
   if ((preferYarn || searchUp(programDir, "yarn.lock")) && lookPath("yarn")) return "yarn";
   if (searchUp(programDir, "pnpm-lock.yaml") && lookPath("pnpm")) return "pnpm";
@@ -116,12 +134,23 @@ export function resolvePackageManager(option: unknown, programDir: string): Pack
 
 /** The install command of each manager, as the Go host runs it (never `--production`). */
 export function installArgs(pm: PackageManager): string[] {
-  return { npm: ["install", "--loglevel=error"], yarn: ["install"], pnpm: ["install", "--use-stderr"], bun: ["install"] }[pm];
+  return {
+    npm: ["install", "--loglevel=error"],
+    yarn: ["install"],
+    pnpm: ["install", "--use-stderr"],
+    bun: ["install"],
+  }[pm];
 }
 
 export function toolVersion(executable: string): string {
   try {
-    return execFileSync(executable, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 30_000 }).trim().replace(/^v/, "");
+    return execFileSync(executable, ["--version"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: 30_000,
+    })
+      .trim()
+      .replace(/^v/, "");
   } catch {
     return "";
   }

@@ -39,7 +39,10 @@ class Once<T> {
   }
 }
 
-const messageLimits = { "grpc.max_receive_message_length": 400 * 1024 * 1024, "grpc.max_send_message_length": 400 * 1024 * 1024 };
+const messageLimits = {
+  "grpc.max_receive_message_length": 400 * 1024 * 1024,
+  "grpc.max_send_message_length": 400 * 1024 * 1024,
+};
 
 export class PolicyProxy {
   private readonly configuration = new Once<any | null>();
@@ -54,7 +57,9 @@ export class PolicyProxy {
     proxy.server = new grpc.Server(messageLimits);
     proxy.server.addService(AnalyzerService, proxy.service());
     const port = await new Promise<number>((resolve, reject) =>
-      proxy.server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+      proxy.server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
+        err ? reject(err) : resolve(p),
+      ),
     );
     stdout(`${port}\n`);
     return proxy;
@@ -69,7 +74,11 @@ export class PolicyProxy {
    * Reads the pack's port from the first line of its stdout, forwards the rest to `out`,
    * connects, replays `ConfigureStack`, then resolves when the pack exits.
    */
-  async attach(stdout: Readable, out: Writable | ((chunk: Buffer) => void), exited: Promise<number | null>): Promise<void> {
+  async attach(
+    stdout: Readable,
+    out: Writable | ((chunk: Buffer) => void),
+    exited: Promise<number | null>,
+  ): Promise<void> {
     const write = typeof out === "function" ? out : (c: Buffer) => out.write(c);
     let buffered = Buffer.alloc(0);
     let port: number | undefined;
@@ -81,12 +90,16 @@ export class PolicyProxy {
         if (nl < 0) return;
         const line = buffered.subarray(0, nl).toString("utf8");
         const rest = buffered.subarray(nl + 1);
-        if (!/^\s*\d+\s*$/.test(line)) return reject(new Error(`could not read policy pack port: expected integer, got ${JSON.stringify(line)}`));
+        if (!/^\s*\d+\s*$/.test(line))
+          return reject(new Error(`could not read policy pack port: expected integer, got ${JSON.stringify(line)}`));
         port = Number(line.trim());
         if (rest.length) write(rest);
         resolve(port);
       });
-      stdout.on("end", () => port === undefined && reject(new Error("could not read policy pack port: unexpected EOF")));
+      stdout.on(
+        "end",
+        () => port === undefined && reject(new Error("could not read policy pack port: unexpected EOF")),
+      );
     });
     let p: number;
     try {
@@ -96,10 +109,18 @@ export class PolicyProxy {
       throw err;
     }
     const Client = this.grpc.makeGenericClientConstructor(AnalyzerService, "Analyzer");
-    const client = new Client(`127.0.0.1:${p}`, this.grpc.credentials.createInsecure(), messageLimits) as grpcTypes.Client & Record<string, (...args: any[]) => any>;
+    const client = new Client(
+      `127.0.0.1:${p}`,
+      this.grpc.credentials.createInsecure(),
+      messageLimits,
+    ) as grpcTypes.Client & Record<string, (...args: any[]) => any>;
     if (this.configuration.settled && this.configuration.value) {
       try {
-        await new Promise<void>((resolve, reject) => client.configureStack(this.configuration.value, (err: grpcTypes.ServiceError | null) => (err ? reject(err) : resolve())));
+        await new Promise<void>((resolve, reject) =>
+          client.configureStack(this.configuration.value, (err: grpcTypes.ServiceError | null) =>
+            err ? reject(err) : resolve(),
+          ),
+        );
       } catch (err) {
         if ((err as grpcTypes.ServiceError).code !== this.grpc.status.UNIMPLEMENTED) {
           const e = new Error(`policy pack configuration failed: ${(err as Error).message}`);
@@ -120,17 +141,19 @@ export class PolicyProxy {
 
   private service(): grpcTypes.UntypedServiceImplementation {
     const forward =
-      (method: string) =>
-      (call: grpcTypes.ServerUnaryCall<any, any>, callback: grpcTypes.sendUnaryData<any>) => {
+      (method: string) => (call: grpcTypes.ServerUnaryCall<any, any>, callback: grpcTypes.sendUnaryData<any>) => {
         // The engine may ask for the pack's info before configuring it (`policy publish`): no configuration then.
         this.configuration.fulfill(null);
         this.client.promise.then(
-          (client) => client[method](call.request, (err: grpcTypes.ServiceError | null, res: any) => callback(err, res)),
-          (err: Error) => callback({ code: this.grpc.status.UNKNOWN, details: `policy pack not started: ${err.message}` }),
+          (client) =>
+            client[method](call.request, (err: grpcTypes.ServiceError | null, res: any) => callback(err, res)),
+          (err: Error) =>
+            callback({ code: this.grpc.status.UNKNOWN, details: `policy pack not started: ${err.message}` }),
         );
       };
     return {
-      handshake: (_call: grpcTypes.ServerUnaryCall<any, any>, callback: grpcTypes.sendUnaryData<any>) => callback(null, new analyzerPb.AnalyzerHandshakeResponse()),
+      handshake: (_call: grpcTypes.ServerUnaryCall<any, any>, callback: grpcTypes.sendUnaryData<any>) =>
+        callback(null, new analyzerPb.AnalyzerHandshakeResponse()),
       configureStack: (call: grpcTypes.ServerUnaryCall<any, any>, callback: grpcTypes.sendUnaryData<any>) => {
         this.configuration.fulfill(call.request);
         callback(null, new analyzerPb.AnalyzerStackConfigureResponse());

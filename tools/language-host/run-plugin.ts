@@ -47,7 +47,9 @@ export async function runPlugin(grpc: typeof grpcTypes, call: grpcTypes.ServerWr
     if (opts.typescript) env.PULUMI_NODEJS_TYPESCRIPT = "true";
     if (opts.tsconfig) env.PULUMI_NODEJS_TSCONFIG_PATH = opts.tsconfig;
 
-    const runModule = analyzer ? "@pulumi/pulumi/cmd/run-policy-pack" : process.env.PULUMI_LANGUAGE_NODEJS_RUN_PATH || "@pulumi/pulumi/cmd/run-plugin";
+    const runModule = analyzer
+      ? "@pulumi/pulumi/cmd/run-policy-pack"
+      : process.env.PULUMI_LANGUAGE_NODEJS_RUN_PATH || "@pulumi/pulumi/cmd/run-plugin";
     const runPath = await locateModule(node, runModule, programDir, true);
     // As the Go host orders them: nodeargs after the script; a policy pack's directory last.
     const args = [runPath, ...splitArgs(opts.nodeargs)];
@@ -92,7 +94,11 @@ export async function runPlugin(grpc: typeof grpcTypes, call: grpcTypes.ServerWr
       }
     } catch (err) {
       if ((err as { exitCode?: number }).exitCode === undefined) {
-        if ((err as NodeJS.ErrnoException).syscall) throw new Error(`Problem executing plugin program (could not run language executor): ${(err as Error).message}`, { cause: err });
+        if ((err as NodeJS.ErrnoException).syscall)
+          throw new Error(
+            `Problem executing plugin program (could not run language executor): ${(err as Error).message}`,
+            { cause: err },
+          );
         throw err;
       }
       code = (err as { exitCode: number }).exitCode;

@@ -10,7 +10,14 @@ import type * as grpcTypes from "@grpc/grpc-js";
 import { listPackages } from "./lockfiles";
 import { locateModule, type NodeOptions, parseOptions, splitArgs } from "./options";
 import { runPlugin } from "./run-plugin";
-import { installArgs, lookPath, mixedSdkWarning, requiredPackages, resolvePackageManager, toolVersion } from "./packages";
+import {
+  installArgs,
+  lookPath,
+  mixedSdkWarning,
+  requiredPackages,
+  resolvePackageManager,
+  toolVersion,
+} from "./packages";
 
 const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
 const pb = require(path.join(sdkDir, "proto", "language_pb"));
@@ -46,7 +53,10 @@ export function configJson(config: Map<string, string> | Array<[string, string]>
   const out: Record<string, string> = {};
   for (const [key, value] of config) {
     const i = key.indexOf(":");
-    if (i < 0) throw new Error(`failed to serialize configuration: could not parse ${key} as a configuration key (configuration keys should be of the form \`<namespace>:<name>\`)`);
+    if (i < 0)
+      throw new Error(
+        `failed to serialize configuration: could not parse ${key} as a configuration key (configuration keys should be of the form \`<namespace>:<name>\`)`,
+      );
     const name = key.slice(i + 1).replace(/^config:/, "");
     out[`${key.slice(0, i)}:config:${name}`] = value;
   }
@@ -64,20 +74,32 @@ export class LanguageHost {
   ) {}
 
   service(): grpcTypes.UntypedServiceImplementation {
-    const unimplemented = (name: string): Unary => (_call, callback) =>
-      callback({ code: this.grpc.status.UNIMPLEMENTED, details: `method ${name} not implemented` });
-    const wrap = (fn: (req: any) => Promise<any> | any): Unary => (call, callback) => {
-      Promise.resolve()
-        .then(() => fn(call.request))
-        .then((res) => callback(null, res), (err: Error) => callback({ code: this.grpc.status.UNKNOWN, details: err.message }));
-    };
+    const unimplemented =
+      (name: string): Unary =>
+      (_call, callback) =>
+        callback({ code: this.grpc.status.UNIMPLEMENTED, details: `method ${name} not implemented` });
+    const wrap =
+      (fn: (req: any) => Promise<any> | any): Unary =>
+      (call, callback) => {
+        Promise.resolve()
+          .then(() => fn(call.request))
+          .then(
+            (res) => callback(null, res),
+            (err: Error) => callback({ code: this.grpc.status.UNKNOWN, details: err.message }),
+          );
+      };
     return {
       handshake: wrap((req) => this.handshake(req)),
-      getPluginInfo: wrap(() => new pluginPb.PluginInfo().setVersion(require(path.join(sdkDir, "package.json")).version)),
+      getPluginInfo: wrap(() =>
+        new pluginPb.PluginInfo().setVersion(require(path.join(sdkDir, "package.json")).version),
+      ),
       getRequiredPlugins: unimplemented("GetRequiredPlugins"),
       getRequiredPackages: wrap((req) => this.getRequiredPackages(req)),
       run: (call: grpcTypes.ServerUnaryCall<any, any>, callback: grpcTypes.sendUnaryData<any>) =>
-        void this.run(call).then((res) => callback(null, res), (err: Error) => callback({ code: this.grpc.status.UNKNOWN, details: err.message })),
+        void this.run(call).then(
+          (res) => callback(null, res),
+          (err: Error) => callback({ code: this.grpc.status.UNKNOWN, details: err.message }),
+        ),
       installDependencies: (call: grpcTypes.ServerWritableStream<any, any>) => void this.installDependencies(call),
       runtimeOptionsPrompts: wrap((req) => this.runtimeOptionsPrompts(req)),
       template: wrap(() => new pb.TemplateResponse()),
@@ -113,10 +135,19 @@ export class LanguageHost {
     if (warning) process.stderr.write(warning);
     return new pb.GetRequiredPackagesResponse().setPackagesList(
       packages.map((p) => {
-        const dep = new pluginPb.PackageDependency().setName(p.name).setKind("resource").setVersion(p.version).setServer(p.server);
+        const dep = new pluginPb.PackageDependency()
+          .setName(p.name)
+          .setKind("resource")
+          .setVersion(p.version)
+          .setServer(p.server);
         if (p.parameterization) {
           const { name, version, value } = p.parameterization;
-          dep.setParameterization(new pluginPb.PackageParameterization().setName(name).setVersion(version).setValue(Buffer.from(value ?? "", "base64")));
+          dep.setParameterization(
+            new pluginPb.PackageParameterization()
+              .setName(name)
+              .setVersion(version)
+              .setValue(Buffer.from(value ?? "", "base64")),
+          );
         }
         return dep;
       }),
@@ -139,7 +170,7 @@ export class LanguageHost {
     const info = req.getInfo();
     const programDir: string = info.getProgramDirectory();
     const node = lookPath("node");
-    if (!node) return response("could not find node on the $PATH: exec: \"node\": executable file not found in $PATH");
+    if (!node) return response('could not find node on the $PATH: exec: "node": executable file not found in $PATH');
 
     let runPath: string;
     try {
@@ -188,7 +219,11 @@ export class LanguageHost {
     child.stderr.on("data", (chunk: Buffer) => {
       process.stderr.write(chunk);
       const text = tail + chunk.toString("utf8");
-      if (text.includes("<--- Last few GCs --->") || text.includes("Check failed: needs_context && current_scope_ == closure_scope_")) oom = true;
+      if (
+        text.includes("<--- Last few GCs --->") ||
+        text.includes("Check failed: needs_context && current_scope_ == closure_scope_")
+      )
+        oom = true;
       tail = text.slice(-128);
     });
     const result = await new Promise<{ code: number | null; error?: Error }>((resolve) => {
@@ -201,7 +236,8 @@ export class LanguageHost {
       result.error = new Error("exec: WaitDelay expired before I/O complete");
     }
     this.running.delete(child);
-    if (result.error) return response(`Problem executing program (could not run language executor): ${result.error.message}`);
+    if (result.error)
+      return response(`Problem executing program (could not run language executor): ${result.error.message}`);
     if (result.code === 0) return response("");
     if (result.code === EXITED_AFTER_USER_MESSAGE) return response("", true);
     const hint = oom
@@ -242,7 +278,8 @@ export class LanguageHost {
     const res = new pb.RuntimeOptionsResponse();
     if (parseOptions(req.getInfo()).packagemanager !== undefined) return res;
     const STRING = pb.RuntimeOptionPrompt.RuntimeOptionType.STRING;
-    const value = (s: string, display = s) => new pb.RuntimeOptionPrompt.RuntimeOptionValue().setPrompttype(STRING).setStringvalue(s).setDisplayname(display);
+    const value = (s: string, display = s) =>
+      new pb.RuntimeOptionPrompt.RuntimeOptionValue().setPrompttype(STRING).setStringvalue(s).setDisplayname(display);
     // MakeExecutablePromptChoices: managers found on PATH first, the others marked.
     const choices = ["npm", "pnpm", "yarn", "bun"]
       .map((pm) => ({ pm, found: Boolean(lookPath(pm)) }))
@@ -271,6 +308,8 @@ export class LanguageHost {
     const info = req.getInfo();
     const pm = resolvePackageManager(parseOptions(info).packagemanager, info.getProgramDirectory());
     const deps = listPackages(pm, info.getProgramDirectory(), req.getTransitivedependencies());
-    return new pb.GetProgramDependenciesResponse().setDependenciesList(deps.map((d) => new pb.DependencyInfo().setName(d.name).setVersion(d.version)));
+    return new pb.GetProgramDependenciesResponse().setDependenciesList(
+      deps.map((d) => new pb.DependencyInfo().setName(d.name).setVersion(d.version)),
+    );
   }
 }

@@ -11,7 +11,14 @@ const prefix = config.require("prefix");
 
 class RawUser extends pulumi.dynamic.Resource {
   constructor(name: string, userName: string) {
-    super(provider, name, { userName, persistPassword: false, account: undefined, secrets: undefined }, { additionalSecretOutputs: ["secrets"] }, "bench", "RawUser");
+    super(
+      provider,
+      name,
+      { userName, persistPassword: false, account: undefined, secrets: undefined },
+      { additionalSecretOutputs: ["secrets"] },
+      "bench",
+      "RawUser",
+    );
   }
 }
 

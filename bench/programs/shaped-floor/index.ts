@@ -14,8 +14,18 @@ const shape = config.require("shape");
 
 class ShapedUser extends pulumi.dynamic.Resource {
   constructor(name: string, userName: string) {
-    const props = shape === "floor" ? { userName, persistPassword: false } : { userName, persistPassword: false, account: undefined, secrets: undefined };
-    super(provider, name, props, shape.startsWith("secret") ? { additionalSecretOutputs: ["secrets"] } : undefined, "bench", "ShapedUser");
+    const props =
+      shape === "floor"
+        ? { userName, persistPassword: false }
+        : { userName, persistPassword: false, account: undefined, secrets: undefined };
+    super(
+      provider,
+      name,
+      props,
+      shape.startsWith("secret") ? { additionalSecretOutputs: ["secrets"] } : undefined,
+      "bench",
+      "ShapedUser",
+    );
   }
 }
 

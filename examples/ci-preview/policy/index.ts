@@ -12,7 +12,8 @@ const maxLength = 32;
 
 /** Lowercase words of letters and digits joined by single hyphens, ending in the stack's name. */
 export function nameProblem(userName: string, stack: string): string | undefined {
-  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(userName)) return "lowercase letters, digits and single hyphens, starting with a letter";
+  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(userName))
+    return "lowercase letters, digits and single hyphens, starting with a letter";
   if (!userName.endsWith(`-${stack}`)) return `ending in '-${stack}' (the stack)`;
   if (userName.length > maxLength) return `at most ${maxLength} characters`;
   return undefined;
@@ -44,12 +45,15 @@ function leaving(old: RecordedUser, now: StackValidationArgs["resources"]): stri
   if (same) {
     const userName = known(() => same.props.userName);
     // Unknown until the update (a rotation's generated name): the provider replaces in that case, so does this check.
-    if (userName !== old.userName) return `replaced: userName '${old.userName}' => '${userName ?? "(known after update)"}'`;
-    if (Boolean(known(() => same.props.persistPassword)) !== old.persistPassword) return "replaced: persistPassword changed";
+    if (userName !== old.userName)
+      return `replaced: userName '${old.userName}' => '${userName ?? "(known after update)"}'`;
+    if (Boolean(known(() => same.props.persistPassword)) !== old.persistPassword)
+      return "replaced: persistPassword changed";
     return undefined;
   }
   // Renamed with `aliases`: the same user, still carrying its recorded account.
-  if (users.some((r) => known(() => r.props.userName) === old.userName && known(() => r.props.account) === old.account)) return undefined;
+  if (users.some((r) => known(() => r.props.userName) === old.userName && known(() => r.props.account) === old.account))
+    return undefined;
   return "removed from the program";
 }
 
@@ -67,7 +71,8 @@ new PolicyPack("storage-user", {
         // A name the provider generated (userName left out): the resource name and 7 hex digits.
         if (userName.startsWith(`${args.name.slice(0, 200)}-`) && /-[0-9a-f]{7}$/.test(userName)) return;
         const problem = nameProblem(userName, pulumi.getStack());
-        if (problem) reportViolation(`StorageUser '${args.name}' has userName '${userName}': user names are ${problem}.`);
+        if (problem)
+          reportViolation(`StorageUser '${args.name}' has userName '${userName}': user names are ${problem}.`);
       },
     },
     {
@@ -80,7 +85,9 @@ new PolicyPack("storage-user", {
           before = await previousStorageUsers();
         } catch (err) {
           // Unverifiable is not approved.
-          reportViolation(`cannot read the stack's last deployment to check for removed users: ${(err as Error).message}`);
+          reportViolation(
+            `cannot read the stack's last deployment to check for removed users: ${(err as Error).message}`,
+          );
           return;
         }
         for (const old of before) {

@@ -19,20 +19,26 @@ export interface RecordedUser {
 export function previousStorageUsers(): Promise<RecordedUser[]> {
   const stack = `${pulumi.getOrganization()}/${pulumi.getProject()}/${pulumi.getStack()}`;
   return new Promise((resolve, reject) =>
-    execFile("pulumi", ["stack", "export", "--stack", stack], { maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) return reject(new Error(`pulumi stack export --stack ${stack} failed: ${(stderr || err.message).trim()}`));
-      const resources: Array<Record<string, any>> = JSON.parse(stdout).deployment?.resources ?? [];
-      resolve(
-        resources
-          .filter((r) => r.type === storageUserType && !r.delete)
-          .map((r) => ({
-            urn: r.urn,
-            id: r.id,
-            userName: r.outputs?.userName ?? r.inputs?.userName,
-            persistPassword: Boolean(r.outputs?.persistPassword ?? r.inputs?.persistPassword),
-            account: r.outputs?.account,
-          })),
-      );
-    }),
+    execFile(
+      "pulumi",
+      ["stack", "export", "--stack", stack],
+      { maxBuffer: 256 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err)
+          return reject(new Error(`pulumi stack export --stack ${stack} failed: ${(stderr || err.message).trim()}`));
+        const resources: Array<Record<string, any>> = JSON.parse(stdout).deployment?.resources ?? [];
+        resolve(
+          resources
+            .filter((r) => r.type === storageUserType && !r.delete)
+            .map((r) => ({
+              urn: r.urn,
+              id: r.id,
+              userName: r.outputs?.userName ?? r.inputs?.userName,
+              persistPassword: Boolean(r.outputs?.persistPassword ?? r.inputs?.persistPassword),
+              account: r.outputs?.account,
+            })),
+        );
+      },
+    ),
   );
 }

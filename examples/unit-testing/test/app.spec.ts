@@ -20,7 +20,11 @@ describe("storage users", function () {
   });
 
   it("wires env and ftpUrl into the app config", async function () {
-    const [env, ftpUrl, config] = await Promise.all([valueOf(program.app.env), valueOf(program.app.ftpUrl), valueOf(program.appConfig)]);
+    const [env, ftpUrl, config] = await Promise.all([
+      valueOf(program.app.env),
+      valueOf(program.app.ftpUrl),
+      valueOf(program.appConfig),
+    ]);
     assert.strictEqual(config.S3_ENDPOINT, env.AWS_ENDPOINT_URL_S3);
     assert.strictEqual(config.S3_KEY, env.AWS_ACCESS_KEY_ID);
     assert.strictEqual(config.FTP, ftpUrl);
@@ -28,7 +32,13 @@ describe("storage users", function () {
   });
 
   it("hands the application secrets only", async function () {
-    const outputs: pulumi.Output<unknown>[] = [program.app.env, program.app.ftpUrl, program.app.password, program.app.s3, program.appConfig];
+    const outputs: pulumi.Output<unknown>[] = [
+      program.app.env,
+      program.app.ftpUrl,
+      program.app.password,
+      program.app.s3,
+      program.appConfig,
+    ];
     for (const output of outputs) {
       assert.strictEqual(await pulumi.isSecret(output), true);
     }

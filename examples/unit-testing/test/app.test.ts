@@ -17,7 +17,13 @@ describe("storage users", () => {
   });
 
   test("every credential output is secret; the id is not", async () => {
-    const outputs: pulumi.Output<unknown>[] = [program.app.credentials, program.app.env, program.app.ftpUrl, program.app.swift, program.appConfig];
+    const outputs: pulumi.Output<unknown>[] = [
+      program.app.credentials,
+      program.app.env,
+      program.app.ftpUrl,
+      program.app.swift,
+      program.appConfig,
+    ];
     for (const output of outputs) {
       expect(await pulumi.isSecret(output)).toBe(true);
     }

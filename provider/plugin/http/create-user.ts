@@ -49,10 +49,17 @@ async function attempt(request: Request, req: CreateUserRequest, source: string,
   } catch (err) {
     return judgeError(err, request.url, source);
   }
-  return judgeResponse(res, request.url, req.userName, { token: request.headers.authorization, source: req.accessTokenSource });
+  return judgeResponse(res, request.url, req.userName, {
+    token: request.headers.authorization,
+    source: req.accessTokenSource,
+  });
 }
 
-export async function createUser(req: CreateUserRequest, policy: RetryPolicy = defaultRetryPolicy, clock: Clock = realClock): Promise<CreateOutcome> {
+export async function createUser(
+  req: CreateUserRequest,
+  policy: RetryPolicy = defaultRetryPolicy,
+  clock: Clock = realClock,
+): Promise<CreateOutcome> {
   const request = createRequest(req.baseUrl, req.accessToken, req);
   const source = req.baseUrlSource ?? "storage:baseUrl";
   let redirects = 0;
@@ -67,7 +74,13 @@ export async function createUser(req: CreateUserRequest, policy: RetryPolicy = d
     const delay = nextDelay(attempts, verdict.outcome, verdict.retryAfter, policy, clock.now(), clock.random);
     if (delay === "stop" || clock.now() + delay >= req.deadline) {
       if (verdict.outcome === "unsent") {
-        throw new StorageUserError("UNREACHABLE", { problem: "noConnection", url: shownUrl(request.url), last: verdict.last, attempts, source });
+        throw new StorageUserError("UNREACHABLE", {
+          problem: "noConnection",
+          url: shownUrl(request.url),
+          last: verdict.last,
+          attempts,
+          source,
+        });
       }
       throw new StorageUserError("RETRIES_EXHAUSTED", { attempts, last: verdict.last });
     }

@@ -11,8 +11,19 @@ export function redirectTarget(status: number, location: string, from: URL, hop:
     target = undefined;
   }
   const shown = target ? `${target.origin}${target.pathname}` : quote(location, 200);
-  if (!target || target.origin !== from.origin) throw new StorageUserError("REDIRECT_REFUSED", { status, location: shown, why: "another origin" });
-  if (status !== 307 && status !== 308) throw new StorageUserError("REDIRECT_REFUSED", { status, location: shown, why: "it would turn the POST into a GET" });
-  if (hop > defaults.maxRedirects) throw new StorageUserError("REDIRECT_REFUSED", { status, location: shown, why: `more than ${defaults.maxRedirects} redirects` });
+  if (!target || target.origin !== from.origin)
+    throw new StorageUserError("REDIRECT_REFUSED", { status, location: shown, why: "another origin" });
+  if (status !== 307 && status !== 308)
+    throw new StorageUserError("REDIRECT_REFUSED", {
+      status,
+      location: shown,
+      why: "it would turn the POST into a GET",
+    });
+  if (hop > defaults.maxRedirects)
+    throw new StorageUserError("REDIRECT_REFUSED", {
+      status,
+      location: shown,
+      why: `more than ${defaults.maxRedirects} redirects`,
+    });
   return target;
 }

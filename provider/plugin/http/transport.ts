@@ -22,7 +22,11 @@ export type Request = ReturnType<typeof createRequest>;
  * One POST; headers and body each wait at most the per-attempt timeout, and never past `deadline`
  * as seen at `now` (the retry loop's clock). Throws what undici throws.
  */
-export async function post({ url, headers, body }: Request, deadline: number, now: number = Date.now()): Promise<Dispatcher.ResponseData> {
+export async function post(
+  { url, headers, body }: Request,
+  deadline: number,
+  now: number = Date.now(),
+): Promise<Dispatcher.ResponseData> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use: a program loads this module but never sends
   const { request } = require("undici") as typeof import("undici");
   const remaining = deadline - now;
@@ -38,7 +42,10 @@ export async function post({ url, headers, body }: Request, deadline: number, no
   });
 }
 
-export async function readLimited(body: Dispatcher.ResponseData["body"], limit: number): Promise<{ text: string; truncated: boolean }> {
+export async function readLimited(
+  body: Dispatcher.ResponseData["body"],
+  limit: number,
+): Promise<{ text: string; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {

@@ -18,7 +18,25 @@ exports.create = async function create(inputs) {
   /** @type {any} */
   const u = await res.body.json();
   if (res.statusCode !== 200) throw new Error(`POST answered ${res.statusCode}`);
-  const [{ endpoint: swiftEndpoint, ...swift }, { endpoint: s3Endpoint, ...s3 }, { hostName: ftpHostName, ...ftp }] = [u.SwiftApiConnection, u.S3Connection, u.FtpConnection].map(lower);
-  const account = { baseUrl: `${process.env.STORAGE_API_URL}/`, state: u.State, tasks: u.Tasks.map(lower), swiftEndpoint, s3Endpoint, ftpHostName };
-  return { id: String(u.Id), outs: { ...inputs, account: JSON.stringify(account), secrets: JSON.stringify({ name: u.Name, password: u.Password, swift, s3, ftp }) } };
+  const [{ endpoint: swiftEndpoint, ...swift }, { endpoint: s3Endpoint, ...s3 }, { hostName: ftpHostName, ...ftp }] = [
+    u.SwiftApiConnection,
+    u.S3Connection,
+    u.FtpConnection,
+  ].map(lower);
+  const account = {
+    baseUrl: `${process.env.STORAGE_API_URL}/`,
+    state: u.State,
+    tasks: u.Tasks.map(lower),
+    swiftEndpoint,
+    s3Endpoint,
+    ftpHostName,
+  };
+  return {
+    id: String(u.Id),
+    outs: {
+      ...inputs,
+      account: JSON.stringify(account),
+      secrets: JSON.stringify({ name: u.Name, password: u.Password, swift, s3, ftp }),
+    },
+  };
 };
