@@ -146,8 +146,8 @@ const timeOf = (d: Record<string, unknown>) =>
  *
  * @throws StorageUserError `PENDING_INPUT_UNREADABLE` when an input is no deployment.
  */
-// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the union documents what is expected; anything else is refused with PENDING_INPUT_UNREADABLE
 export function pendingStorageUsers(
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the union documents what is expected; anything else is refused with PENDING_INPUT_UNREADABLE
   deployments: DeploymentLike | unknown,
   options: { dealtWith?: Iterable<string> } = {},
 ): PendingStorageUser[] {

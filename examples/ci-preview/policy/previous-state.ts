@@ -15,6 +15,16 @@ export interface RecordedUser {
   account: unknown;
 }
 
+/** A resource of `pulumi stack export`'s deployment, as far as read here. */
+interface ExportedResource {
+  urn: string;
+  id: string;
+  type: string;
+  delete?: boolean;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+
 /** `pulumi stack export` of this stack by its full name, so no project directory is needed. */
 export function previousStorageUsers(): Promise<RecordedUser[]> {
   const stack = `${pulumi.getOrganization()}/${pulumi.getProject()}/${pulumi.getStack()}`;
@@ -26,14 +36,15 @@ export function previousStorageUsers(): Promise<RecordedUser[]> {
       (err, stdout, stderr) => {
         if (err)
           return reject(new Error(`pulumi stack export --stack ${stack} failed: ${(stderr || err.message).trim()}`));
-        const resources: Array<Record<string, any>> = JSON.parse(stdout).deployment?.resources ?? [];
+        const resources =
+          (JSON.parse(stdout) as { deployment?: { resources?: ExportedResource[] } }).deployment?.resources ?? [];
         resolve(
           resources
             .filter((r) => r.type === storageUserType && !r.delete)
             .map((r) => ({
               urn: r.urn,
               id: r.id,
-              userName: r.outputs?.userName ?? r.inputs?.userName,
+              userName: (r.outputs?.userName ?? r.inputs?.userName) as string,
               persistPassword: Boolean(r.outputs?.persistPassword ?? r.inputs?.persistPassword),
               account: r.outputs?.account,
             })),
