@@ -52,6 +52,18 @@ const local = {
   },
 };
 
+/** The rules about `any`, off together where values are untyped by nature (the reasons are at each use). */
+const untyped = Object.fromEntries(
+  [
+    "no-explicit-any",
+    "no-unsafe-argument",
+    "no-unsafe-assignment",
+    "no-unsafe-call",
+    "no-unsafe-member-access",
+    "no-unsafe-return",
+  ].map((rule) => [`@typescript-eslint/${rule}`, "off"]),
+);
+
 export default defineConfig(
   {
     // Generated or installed output, and other languages' trees. The programs under
@@ -127,13 +139,8 @@ export default defineConfig(
     files: ["tools/language-host/**"],
     rules: {
       "@typescript-eslint/no-require-imports": "off",
-      "@typescript-eslint/no-explicit-any": "off",
       "@typescript-eslint/no-redundant-type-constituents": "off",
-      "@typescript-eslint/no-unsafe-argument": "off",
-      "@typescript-eslint/no-unsafe-assignment": "off",
-      "@typescript-eslint/no-unsafe-call": "off",
-      "@typescript-eslint/no-unsafe-member-access": "off",
-      "@typescript-eslint/no-unsafe-return": "off",
+      ...untyped,
     },
   },
   {
@@ -143,12 +150,7 @@ export default defineConfig(
     files: ["provider/program/serializable.ts"],
     rules: {
       "@typescript-eslint/no-require-imports": "off",
-      "@typescript-eslint/no-explicit-any": "off",
-      "@typescript-eslint/no-unsafe-argument": "off",
-      "@typescript-eslint/no-unsafe-assignment": "off",
-      "@typescript-eslint/no-unsafe-call": "off",
-      "@typescript-eslint/no-unsafe-member-access": "off",
-      "@typescript-eslint/no-unsafe-return": "off",
+      ...untyped,
     },
   },
   {
@@ -158,12 +160,7 @@ export default defineConfig(
     files: ["test/**"],
     ignores: ["test/programs/**"],
     rules: {
-      "@typescript-eslint/no-explicit-any": "off",
-      "@typescript-eslint/no-unsafe-argument": "off",
-      "@typescript-eslint/no-unsafe-assignment": "off",
-      "@typescript-eslint/no-unsafe-call": "off",
-      "@typescript-eslint/no-unsafe-member-access": "off",
-      "@typescript-eslint/no-unsafe-return": "off",
+      ...untyped,
     },
   },
 );
