@@ -128,11 +128,12 @@ export const errorMessages = {
         ? `no storage API ${d.setting} is configured`
         : `connection '${d.connection}' has no storage API ${d.setting}`,
     // key "": a named connection of the package's own plugin, read from the environment only (docs/yaml.md).
+    // The process.env hint is for TypeScript programs (key `storage:…`), whose plugin is another process.
     todo:
       d.key === ""
         ? `set ${d.env} in the environment of the pulumi command${d.setting === "address" ? "" : " (preview needs no token; create does)"}; the package's plugin reads named connections from the environment only: for several services in stack config, use one explicit provider each (docs/yaml.md)`
         : d.setting === "address"
-          ? `run \`pulumi config set${d.path ? " --path" : ""} ${d.key} https://<api-host>\`, or set ${d.env} in the environment of the pulumi command (setting process.env in the program does not reach the provider)`
+          ? `run \`pulumi config set${d.path ? " --path" : ""} ${d.key} https://<api-host>\`, or set ${d.env} in the environment of the pulumi command${d.key.startsWith("storage:") ? " (setting process.env in the program does not reach the provider)" : ""}`
           : `run ${setSecretCommand(d.key, d.path)}, or set ${d.env} in the environment of the pulumi command (preview needs no token; create does)`,
   }),
   /** `key`, `entry`, `source`: where the value was read, never the secret value itself. */

@@ -42,6 +42,8 @@ describe("storage:connections as the plugin reads it (no CLI)", () => {
     dynamic.configure({ get: (k) => ({ "storage:baseUrl": "https://dynamic.example.com" })[k] });
     plugin.configure({ get: () => undefined });
     expect(dynamic.resolveBaseUrl().href).toBe("https://dynamic.example.com/");
-    expect(() => plugin.resolveBaseUrl()).toThrow("[CONFIG_MISSING] no storage API address is configured: run `pulumi config set storage-user:baseUrl https://<api-host>`");
+    // The plugin's message has no process.env hint: a YAML or Go program has no process.env to set.
+    expect(() => plugin.resolveBaseUrl()).toThrow(/^\[CONFIG_MISSING\] no storage API address is configured: run `pulumi config set storage-user:baseUrl https:\/\/<api-host>`, or set STORAGE_API_URL in the environment of the pulumi command$/);
+    expect(() => new Settings().resolveBaseUrl()).toThrow("(setting process.env in the program does not reach the provider)");
   });
 });
