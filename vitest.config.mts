@@ -26,7 +26,8 @@ const onNewestCli = [
 // The unit tier, `npm run test:unit`: files that need no Pulumi CLI, no real server (the local API
 // runs in-process) and no installed package, so it runs in seconds on a machine without any of
 // them. Its setup (test/unit-setup.ts) makes finding a CLI or installing the package throw, and
-// test/global-setup.ts is not its: nothing is built or installed before it. The two CLI projects
+// test/global-setup.ts is not its: nothing is built or installed before it. Every project fails
+// when its run leaves the repository changed (test/repo-guard.ts). The two CLI projects
 // run every other file; `npm test` runs all three.
 export const unitFiles = [
   "test/api-server.test.ts",
@@ -54,12 +55,12 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: 3,
     projects: [
-      { extends: true, test: { name: "unit", include: unitFiles, setupFiles: ["test/unit-setup.ts"] } },
+      { extends: true, test: { name: "unit", include: unitFiles, globalSetup: ["test/repo-guard.ts"], setupFiles: ["test/unit-setup.ts"] } },
       {
         extends: true,
-        test: { name: `cli ${versions.cli}`, include: ["test/**/*.test.ts"], exclude: [...unitFiles, "test/load/**", "**/node_modules/**"], globalSetup: ["test/global-setup.ts"], setupFiles: ["test/cli-setup.ts"], provide: { cliVersion: versions.cli } },
+        test: { name: `cli ${versions.cli}`, include: ["test/**/*.test.ts"], exclude: [...unitFiles, "test/load/**", "**/node_modules/**"], globalSetup: ["test/repo-guard.ts", "test/global-setup.ts"], setupFiles: ["test/cli-setup.ts"], provide: { cliVersion: versions.cli } },
       },
-      { extends: true, test: { name: `cli ${versions.cliNewest}`, include: onNewestCli, globalSetup: ["test/global-setup.ts"], setupFiles: ["test/cli-setup.ts"], provide: { cliVersion: versions.cliNewest } } },
+      { extends: true, test: { name: `cli ${versions.cliNewest}`, include: onNewestCli, globalSetup: ["test/repo-guard.ts", "test/global-setup.ts"], setupFiles: ["test/cli-setup.ts"], provide: { cliVersion: versions.cliNewest } } },
     ],
   },
 });

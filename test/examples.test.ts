@@ -6,6 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
+import { installConsumer } from "../scripts/consumer";
 import { repoRoot, TestStack } from "../scripts/stack";
 import { userPath } from "../scripts/toolchain";
 
@@ -194,7 +195,7 @@ describe("the README's first snippet", () => {
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: readme-snippet\nruntime: nodejs\n");
     fs.copyFileSync(path.join(examples, "basic", "tsconfig.json"), path.join(dir, "tsconfig.json"));
     // The package as installed for every program here (scripts/consumer.ts).
-    fs.symlinkSync(fs.readlinkSync(path.join(examples, "node_modules")), path.join(dir, "node_modules"));
+    fs.symlinkSync(path.join(installConsumer(), "node_modules"), path.join(dir, "node_modules"));
     const users = await TestStack.create({ programDir: dir, env: withApi() });
     const envFile = path.join(tmp, "snippet.env");
     const app = await TestStack.create({

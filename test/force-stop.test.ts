@@ -18,7 +18,7 @@ import { descendants } from "./process-tree";
 import { formatPendingStorageUser, pendingStorageUsers } from "../provider/pending";
 import { startApiServer } from "../server/api-server";
 import { TestStack } from "../scripts/stack";
-import { locateCli, repoRoot, userPath } from "../scripts/toolchain";
+import { locateCli, userPath } from "../scripts/toolchain";
 
 // The CLI of this file's test project (vitest.config.mts runs it on the pinned and the newest).
 const CLI_DIR = locateCli();
@@ -92,7 +92,7 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   const exported = JSON.parse(exportText);
   const inStack = userNamesOf(exported.deployment.resources ?? []);
   const bin = spawnSync("npx", ["--no-install", "pulumi-storage-user", "pending"], {
-    cwd: path.join(repoRoot, "test/programs/auto-users"),
+    cwd: stack.programDir,
     input: exportText,
     encoding: "utf8",
     env: { ...process.env, PATH: userPath(), npm_config_loglevel: "error", npm_config_update_notifier: "false" },
@@ -164,7 +164,7 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   const fromFiles = (dir: "history" | "backups") =>
     backendFiles(stack, dir).map((f) => {
       const r = spawnSync("npx", ["--no-install", "pulumi-storage-user", "pending", f], {
-        cwd: path.join(repoRoot, "test/programs/auto-users"),
+        cwd: stack.programDir,
         encoding: "utf8",
         env: { ...process.env, PATH: userPath(), npm_config_loglevel: "error", npm_config_update_notifier: "false" },
       });
@@ -186,7 +186,7 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   fs.writeFileSync(kept, bin.stdout);
   const sweep = (extra: string[]) =>
     spawnSync("npx", ["--no-install", "pulumi-storage-user", "pending", ...extra, "-", ...historyFiles], {
-      cwd: path.join(repoRoot, "test/programs/auto-users"),
+      cwd: stack.programDir,
       input: JSON.stringify(current),
       encoding: "utf8",
       env: { ...process.env, PATH: userPath(), npm_config_loglevel: "error", npm_config_update_notifier: "false" },
