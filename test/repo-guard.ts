@@ -18,6 +18,9 @@ const rewritten = (file: string) => file.startsWith("dist/") || file.startsWith(
 
 /** Each path `git status` lists, with its status and a digest of its bytes (a symlink: its target). */
 function snapshot(): Map<string, string> | undefined {
+  // Not a checkout of its own (an unpacked copy, or one inside another repository): nothing to compare.
+  const top = spawnSync("git", ["rev-parse", "--show-toplevel"], { cwd: repoRoot, encoding: "utf8" });
+  if (top.status !== 0 || fs.realpathSync(top.stdout.trim()) !== fs.realpathSync(repoRoot)) return undefined;
   const r = spawnSync("git", ["status", "--porcelain=v1", "-z", "--ignored=matching", "--untracked-files=all", "--no-renames"], { cwd: repoRoot, encoding: "utf8" });
   if (r.status !== 0) return undefined;
   const entries = new Map<string, string>();
@@ -49,6 +52,8 @@ export default function setup() {
     if (!end) return;
     const changed = [...new Set([...start.keys(), ...end.keys()])].filter((f) => start.get(f) !== end.get(f)).sort();
     if (changed.length > 0) {
+      // Vitest prints an error thrown here but keeps the exit status of the tests.
+      process.exitCode = 1;
       throw new Error(
         `the test run changed the repository (tests must write to temporary directories; programs run from copies, scripts/stack.ts programCopy):\n` +
           changed.map((f) => `  ${f}: ${start.get(f) ?? "(not listed before)"} -> ${end.get(f) ?? "(as committed now)"}`).join("\n"),
