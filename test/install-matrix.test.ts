@@ -102,7 +102,6 @@ describe.concurrent("install matrix", () => {
         expect(provider.match(/require\(/g), provider).toHaveLength(1);
         const nodeVersion = execFileSync(path.join(nodeBinDir(cell.node), "node"), ["--version"], { encoding: "utf8" }).trim();
         results.set(cell.name, { providerBytes: Buffer.byteLength(provider), nodeVersion, sdkInstalled: installed, cliReported });
-        console.log(`${cell.name}: __provider ${Buffer.byteLength(provider)} B on node ${nodeVersion}`);
         const destroy = await stack.destroy();
         expect(destroy.code, destroy.output).toBe(0);
       } finally {
