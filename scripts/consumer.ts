@@ -50,6 +50,7 @@ export function installConsumer(): string {
   const root = path.join(cacheDir, "consumer");
   fs.mkdirSync(root, { recursive: true });
   const staging = fs.mkdtempSync(path.join(root, ".staging-"));
+  fs.chmodSync(staging, 0o755); // mkdtemp's 0700 would stay on the install
   let dir: string;
   try {
     const [packed] = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", staging], repoRoot));
