@@ -26,7 +26,8 @@ const onNewestCli = [
 // The unit tier, `npm run test:unit`: files that need no Pulumi CLI, no real server (the local API
 // runs in-process) and no installed package, so it runs in seconds on a machine without any of
 // them. Its setup (test/unit-setup.ts) makes finding a CLI or installing the package throw, and
-// test/global-setup.ts is not its: nothing is built or installed before it. The two CLI projects
+// test/global-setup.ts is not its: nothing is built or installed before it. Every project fails
+// when its run leaves the repository changed (test/repo-guard.ts). The two CLI projects
 // run every other file; `npm test` runs all three.
 export const unitFiles = [
   "test/api-server.test.ts",
@@ -50,18 +51,20 @@ export default defineConfig({
     // The 500-user load run has its own command: npm run load.
     exclude: ["test/load/**", "**/node_modules/**"],
     // End-to-end tests drive the real CLI, which spawns the language runtime and the plugin:
-    // generous limits, and few files at once on a 2-core machine.
-    testTimeout: 300_000,
-    hookTimeout: 300_000,
+    // generous limits, and few files at once on a 2-core machine. A limit is no performance
+    // assertion: it holds on a machine running other work too (load average 15 on 2 cores, where
+    // the Automation API's many stacks and the force-stop's recovery take several times as long).
+    testTimeout: 900_000,
+    hookTimeout: 900_000,
     pool: "forks",
     maxWorkers: 3,
     projects: [
-      { extends: true, test: { name: "unit", include: unitFiles, setupFiles: ["test/unit-setup.ts"] } },
+      { extends: true, test: { name: "unit", include: unitFiles, globalSetup: ["test/repo-guard.ts"], setupFiles: ["test/unit-setup.ts"] } },
       {
         extends: true,
-        test: { name: `cli ${versions.cli}`, include: ["test/**/*.test.ts"], exclude: [...unitFiles, "test/load/**", "**/node_modules/**"], globalSetup: ["test/global-setup.ts"], setupFiles: ["test/cli-setup.ts"], provide: { cliVersion: versions.cli } },
+        test: { name: `cli ${versions.cli}`, include: ["test/**/*.test.ts"], exclude: [...unitFiles, "test/load/**", "**/node_modules/**"], globalSetup: ["test/repo-guard.ts", "test/global-setup.ts"], setupFiles: ["test/cli-setup.ts"], provide: { cliVersion: versions.cli } },
       },
-      { extends: true, test: { name: `cli ${versions.cliNewest}`, include: onNewestCli, globalSetup: ["test/global-setup.ts"], setupFiles: ["test/cli-setup.ts"], provide: { cliVersion: versions.cliNewest } } },
+      { extends: true, test: { name: `cli ${versions.cliNewest}`, include: onNewestCli, globalSetup: ["test/repo-guard.ts", "test/global-setup.ts"], setupFiles: ["test/cli-setup.ts"], provide: { cliVersion: versions.cliNewest } } },
     ],
   },
 });

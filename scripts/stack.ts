@@ -8,7 +8,8 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { locateCli, userPath } from "./toolchain";
+import { installConsumer, programRoots } from "./consumer";
+import { locateCli, repoRoot, userPath } from "./toolchain";
 
 export { cliVersion, locateCli, repoRoot } from "./toolchain";
 
@@ -33,7 +34,7 @@ export interface RunOptions {
 }
 
 export interface StackOptions {
-  /** Directory with Pulumi.yaml. */
+  /** Directory with Pulumi.yaml; one inside the repository runs from a copy (programCopy). */
   programDir: string;
   /** Plain config, `key: value` (namespaced keys like storage:baseUrl, or project keys). */
   config?: Record<string, string>;
@@ -59,6 +60,54 @@ function withEnv(env: NodeJS.ProcessEnv, overrides: Record<string, string | unde
   return env;
 }
 
+/**
+ * A program inside the repository runs from a copy in the stack's work directory, so what the CLI
+ * writes beside Pulumi.yaml (the stack's config file, from `stack init` and `config set`) never
+ * lands in the checkout, and the program the user sees stays as it is. The copy keeps the
+ * program's place in the tree: its folder, the folder of a `main` outside it, and from each
+ * folder above them what decides how the program resolves and compiles (package.json,
+ * tsconfig.json, and node_modules as a link: in the program folders the test run's install of
+ * the package, scripts/consumer.ts). For the root program (Pulumi.yaml at the repository's root)
+ * only the root's own files are copied. Stacks sharing a work directory share the copy, as they
+ * would share the folder. bench/work is scratch of the benchmarks' own and runs where it is.
+ */
+export function programCopy(programDir: string, workDir: string): string {
+  const rel = path.relative(repoRoot, programDir);
+  if (rel.startsWith("..") || path.isAbsolute(rel) || rel === "bench/work" || rel.startsWith("bench/work/")) return programDir;
+  const mirror = path.join(workDir, "repo");
+  const copy = path.join(mirror, rel);
+  if (fs.existsSync(path.join(copy, "Pulumi.yaml"))) return copy;
+  const linkModules = (dir: string) => {
+    const link = path.join(mirror, dir, "node_modules");
+    if (fs.lstatSync(link, { throwIfNoEntry: false })) return;
+    const original = path.join(repoRoot, dir, "node_modules");
+    if (programRoots.includes(dir)) fs.symlinkSync(path.join(installConsumer(), "node_modules"), link);
+    else if (fs.existsSync(original)) fs.symlinkSync(fs.realpathSync(original), link);
+  };
+  const copyOwnFiles = (dir: string, names: string[]) => {
+    fs.mkdirSync(path.join(mirror, dir), { recursive: true });
+    for (const f of names) if (fs.statSync(path.join(repoRoot, dir, f), { throwIfNoEntry: false })?.isFile()) fs.copyFileSync(path.join(repoRoot, dir, f), path.join(mirror, dir, f));
+    linkModules(dir);
+  };
+  const copyFolder = (dir: string) => {
+    const parts = dir === "" ? [] : dir.split(path.sep);
+    for (let i = 0; i < parts.length; i++) copyOwnFiles(parts.slice(0, i).join(path.sep), ["package.json", "tsconfig.json"]);
+    if (dir === "") return copyOwnFiles("", ["Pulumi.yaml", "package.json", "tsconfig.json"]);
+    // Without node_modules and without stack config files a developer keeps there (the examples' `*.example.yaml` are the program's).
+    fs.cpSync(path.join(repoRoot, dir), path.join(mirror, dir), { recursive: true, filter: (f) => path.basename(f) !== "node_modules" && (!/^Pulumi\.[^/]+\.yaml$/.test(path.basename(f)) || f.endsWith(".example.yaml")) });
+    linkModules(dir);
+  };
+  copyFolder(rel);
+  const main = /^main:\s*(\S+)\s*$/m.exec(fs.readFileSync(path.join(programDir, "Pulumi.yaml"), "utf8"))?.[1];
+  if (main) {
+    const target = path.resolve(programDir, main);
+    const folder = path.relative(repoRoot, fs.statSync(target, { throwIfNoEntry: false })?.isDirectory() ? target : path.dirname(target));
+    const inRepo = !folder.startsWith("..") && !path.isAbsolute(folder);
+    if (inRepo && (rel === "" || path.relative(rel, folder).startsWith(".."))) copyFolder(folder);
+  }
+  return copy;
+}
+
 export class TestStack {
   private constructor(
     readonly programDir: string,
@@ -79,7 +128,7 @@ export class TestStack {
     fs.mkdirSync(path.join(workDir, "home"), { recursive: true });
     const stackName = opts.stackName ?? `t${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
     const passphrase = shared?.passphrase ?? randomBytes(16).toString("hex");
-    const stack = new TestStack(path.resolve(opts.programDir), stackName, workDir, opts.env ?? {}, passphrase, !shared, opts.nodeVersion, locateCli(opts.cliVersion));
+    const stack = new TestStack(programCopy(path.resolve(opts.programDir), workDir), stackName, workDir, opts.env ?? {}, passphrase, !shared, opts.nodeVersion, locateCli(opts.cliVersion));
     await stack.must(["stack", "init", stackName]);
     // Values go in on standard input, as README tells users to set the token: never on the
     // command line (process lists), and one that begins with "-" is not read as a flag.

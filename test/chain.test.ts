@@ -2,10 +2,9 @@
 // the local API -> state, with a minimal provider of its own (not StorageUser).
 import { expect, test } from "vitest";
 import { startApiServer } from "../server/api-server";
-import { cliVersion, TestStack } from "../scripts/stack";
+import { TestStack } from "../scripts/stack";
 
 test("pulumi up creates exactly one user and records the answer; destroy succeeds", async () => {
-  console.log(`chain test uses pulumi ${cliVersion()}`);
   const token = "chain-token-123456";
   const api = await startApiServer({ token });
   const stack = await TestStack.create({

@@ -10,6 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
+import { installConsumer } from "../scripts/consumer";
 import { repoRoot, TestStack } from "../scripts/stack";
 
 const token = "ci-review-token-93d1";
@@ -33,7 +34,7 @@ beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "psu-ci-review-"));
   // ci-preview runs ../from-config/index.ts; both beside the package as examples/ has it installed.
   for (const dir of ["ci-preview", "from-config"]) fs.cpSync(path.join(examples, dir), path.join(tmp, "examples", dir), { recursive: true, filter: (f) => !/Pulumi\.[^/]+\.yaml$/.test(f) || f.endsWith(".example.yaml") });
-  fs.symlinkSync(fs.readlinkSync(path.join(examples, "node_modules")), path.join(tmp, "examples", "node_modules"));
+  fs.symlinkSync(path.join(installConsumer(), "node_modules"), path.join(tmp, "examples", "node_modules"));
   example = path.join(tmp, "examples", "ci-preview");
   stack = await TestStack.create({
     programDir: example,

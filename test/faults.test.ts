@@ -39,17 +39,7 @@ beforeAll(async () => {
   );
 });
 
-/** Every case's first run, for the summary printed at the end (docs/failure-modes.md). */
-const observed: CaseRun[] = [];
-
 afterAll(async () => {
-  const rows = observed.map((run) => {
-    const api = servers.find((s) => new URL(s.url).origin === new URL(run.baseUrl).origin);
-    const code = run.up.code === 0 ? "ok" : (/\[([A-Z_]+)\]/.exec(run.up.output.slice(run.up.output.indexOf("Diagnostics:")))?.[1] ?? "?");
-    const count = (n: number | undefined) => String(n ?? "-").padStart(2);
-    return `${run.id.slice(0, 16).padEnd(16)} ${code.padEnd(18)} POSTs ${count(api?.createAttempts)}  requests ${count(api?.requests.length)}  users ${count(api?.users.length)}  state: ${run.resource?.id ?? "-"}${run.resource?.outputs.__failure ? ` (${run.resource.outputs.__failure.code})` : ""}`;
-  });
-  console.log(`fault matrix, observed (counts include the second up of recorded failures):\n${rows.join("\n")}`);
   await Promise.all(servers.map((s) => s.close()));
   await stack?.dispose();
   if (tlsDir) fs.rmSync(tlsDir, { recursive: true, force: true });
@@ -78,9 +68,7 @@ async function upCase(id: string, baseUrl: string, opts: { createTimeout?: strin
   const up = await stack.up(["-c", `users:prefix=${id}`, "-c", `users:createTimeout=${opts.createTimeout ?? ""}`], {
     env: { STORAGE_API_URL: baseUrl, ...opts.env },
   });
-  const run = { id, baseUrl, userName: `${id}-0`, up, resource: await stateOf(id) };
-  observed.push(run);
-  return run;
+  return { id, baseUrl, userName: `${id}-0`, up, resource: await stateOf(id) };
 }
 
 /** The case's resource as the file backend stores it (read directly: no CLI call per look). */

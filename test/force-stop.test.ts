@@ -18,7 +18,7 @@ import { descendants } from "./process-tree";
 import { formatPendingStorageUser, pendingStorageUsers } from "../provider/pending";
 import { startApiServer } from "../server/api-server";
 import { TestStack } from "../scripts/stack";
-import { locateCli, repoRoot, userPath } from "../scripts/toolchain";
+import { locateCli, userPath } from "../scripts/toolchain";
 
 // The CLI of this file's test project (vitest.config.mts runs it on the pinned and the newest).
 const CLI_DIR = locateCli();
@@ -92,16 +92,16 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   const exported = JSON.parse(exportText);
   const inStack = userNamesOf(exported.deployment.resources ?? []);
   const bin = spawnSync("npx", ["--no-install", "pulumi-storage-user", "pending"], {
-    cwd: path.join(repoRoot, "test/programs/auto-users"),
+    cwd: stack.programDir,
     input: exportText,
     encoding: "utf8",
     env: { ...process.env, PATH: userPath(), npm_config_loglevel: "error", npm_config_update_notifier: "false" },
   });
   const printed = bin.stdout.trim().split("\n").filter(Boolean);
   const pendingNames = printed.map((l) => l.split("\t")[0]);
-  console.log(`killed with ${api.createsInFlight} creates held; service: ${onService.join(" ")}; stack: ${inStack.join(" ") || "-"}; outside the killed group ${tree[0]}: ${lingering.map(([p, ps]) => `${p} ${ps}`).join(" | ") || "nothing"}\npending:\n${bin.stdout}${bin.stderr}`);
-  expect(bin.status, bin.stderr).toBe(1);
-  expect(printed).toEqual(pendingStorageUsers(exported).map(formatPendingStorageUser));
+  const seen = `killed with ${api.createsInFlight} creates held; service: ${onService.join(" ")}; stack: ${inStack.join(" ") || "-"}; outside the killed group ${tree[0]}: ${lingering.map(([p, ps]) => `${p} ${ps}`).join(" | ") || "nothing"}\npending:\n${bin.stdout}${bin.stderr}`;
+  expect(bin.status, seen).toBe(1);
+  expect(printed, seen).toEqual(pendingStorageUsers(exported).map(formatPendingStorageUser));
   for (const l of printed) expect(l).toMatch(/^auto-\d-[0-9a-f]+\tdefault connection \(storage:baseUrl\)\turn:pulumi:.*::auto-users::pulumi-nodejs:dynamic\/storage:StorageUser::auto-\d\tunaccounted$/);
   // The precise claim: pending == service − stack, as sets. Every user the service holds that the
   // stack does not must be named (⊇: the completeness the issue is about). And nothing else is
@@ -111,7 +111,7 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   // The FAST creates were answered: whether the engine recorded them before the kill varies, and
   // they are in exactly one of `stack` and `pending` either way.
   const serviceMinusStack = onService.filter((n) => !inStack.includes(n));
-  expect([...pendingNames].sort()).toEqual([...serviceMinusStack].sort());
+  expect([...pendingNames].sort(), seen).toEqual([...serviceMinusStack].sort());
   expect(serviceMinusStack.length).toBeGreaterThanOrEqual(PARALLEL);
   // No secret in what was printed: the token and every credential the service handed out.
   const said = bin.stdout + bin.stderr;
@@ -164,7 +164,7 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   const fromFiles = (dir: "history" | "backups") =>
     backendFiles(stack, dir).map((f) => {
       const r = spawnSync("npx", ["--no-install", "pulumi-storage-user", "pending", f], {
-        cwd: path.join(repoRoot, "test/programs/auto-users"),
+        cwd: stack.programDir,
         encoding: "utf8",
         env: { ...process.env, PATH: userPath(), npm_config_loglevel: "error", npm_config_update_notifier: "false" },
       });
@@ -172,10 +172,10 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
     });
   const backups = fromFiles("backups");
   const history = fromFiles("history");
-  console.log(`CLI ${CLI_DIR}\nbackups:\n${backups.map((b) => `${b.file} ${b.status} ${b.names.join(" ")}`).join("\n")}\nhistory:\n${history.map((b) => `${b.file} ${b.status} ${b.names.join(" ")}`).join("\n")}`);
+  const read = `CLI ${CLI_DIR}, pending ${pendingNames.join(" ")}\nbackups:\n${backups.map((b) => `${b.file} ${b.status} ${b.names.join(" ")}`).join("\n")}\nhistory:\n${history.map((b) => `${b.file} ${b.status} ${b.names.join(" ")}`).join("\n")}`;
   const holds = (files: typeof backups) => files.some((b) => b.status === 1 && [...b.names].sort().join() === [...pendingNames].sort().join());
-  expect(holds(backups), "a backup holds the killed run's pending creates").toBe(true);
-  expect(holds(history), "a history checkpoint holds the killed run's pending creates").toBe(true);
+  expect(holds(backups), `a backup holds the killed run's pending creates:\n${read}`).toBe(true);
+  expect(holds(history), `a history checkpoint holds the killed run's pending creates:\n${read}`).toBe(true);
 
   // --- the docs' command over the stack and all of its history: each user once, however many
   // checkpoints hold it; with the list kept at step 1 (dealt with on the service), none is
@@ -186,7 +186,7 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   fs.writeFileSync(kept, bin.stdout);
   const sweep = (extra: string[]) =>
     spawnSync("npx", ["--no-install", "pulumi-storage-user", "pending", ...extra, "-", ...historyFiles], {
-      cwd: path.join(repoRoot, "test/programs/auto-users"),
+      cwd: stack.programDir,
       input: JSON.stringify(current),
       encoding: "utf8",
       env: { ...process.env, PATH: userPath(), npm_config_loglevel: "error", npm_config_update_notifier: "false" },

@@ -14,6 +14,8 @@ declare module "vitest" {
     cliVersion: string;
     /** Where that CLI is laid out like an install (scripts/toolchain.ts locateCli). */
     cliDir: string;
+    /** The package packed and installed once for the whole run (scripts/consumer.ts installConsumer). */
+    consumerDir: string;
   }
 }
 
@@ -31,7 +33,8 @@ export default function setup(project: TestProject) {
     installSwift();
     // The real Pulumi YAML language host for test/yaml.test.ts (cached: a warm run is a no-op).
     execFileSync("bash", [path.join(repoRoot, "tools", "yaml-host", "build.sh")], { stdio: ["ignore", "ignore", "inherit"] });
-    // The package as users install it, for every program the tests run (needs `npm run build`).
+    // The package as users install it, for every program the tests run (needs `npm run build`):
+    // packed once here, so every file of the run uses the same install, whatever changes meanwhile.
     const consumer = installConsumer();
     const node = execFileSync(path.join(nodeBinDir(), "node"), ["--version"], { encoding: "utf8" }).trim();
     tools = memo[done] = { consumer, node };
@@ -39,6 +42,7 @@ export default function setup(project: TestProject) {
   const version = (project.config.provide as { cliVersion?: string } | undefined)?.cliVersion ?? pins.cli;
   const dir = locateCli(version);
   project.provide("cliDir", dir);
+  project.provide("consumerDir", tools.consumer);
   const reported = execFileSync(path.join(dir, "pulumi"), ["version"], { encoding: "utf8" }).trim();
   console.log(
     `[${project.name || "root"}] pulumi CLI ${reported} at ${dir}/pulumi with ${path.join(dir, "pulumi-language-nodejs")}; programs run on node ${tools.node}, importing the package installed in ${tools.consumer}`,

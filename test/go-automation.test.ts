@@ -35,7 +35,7 @@ type Request = {
 
 /** One request to the Go service, on its standard input (the token never on a command line). */
 function call(req: Request): Promise<Result> {
-  const child = spawn(service, [], { cwd: work, env, stdio: ["pipe", "pipe", "pipe"], timeout: 300_000 });
+  const child = spawn(service, [], { cwd: work, env, stdio: ["pipe", "pipe", "pipe"], timeout: 900_000 });
   let out = "";
   let err = "";
   child.stdout.on("data", (d) => (out += d));

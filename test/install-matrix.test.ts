@@ -13,6 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
+import { packWithHooks } from "./pack";
 import { repoRoot, TestStack } from "../scripts/stack";
 import { nodeBinDir, packageManagerBinDir } from "../scripts/toolchain";
 import { Cell, CellResult, cells, matrixRows, readmeRows, resultsFileVariable } from "../scripts/install-matrix";
@@ -24,8 +25,7 @@ const results = new Map<string, CellResult>();
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "psu-matrix-"));
-  const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", tmp], { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }))[0];
-  tarball = path.join(tmp, packed.filename);
+  tarball = packWithHooks(tmp).tarball;
 });
 afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
@@ -102,7 +102,6 @@ describe.concurrent("install matrix", () => {
         expect(provider.match(/require\(/g), provider).toHaveLength(1);
         const nodeVersion = execFileSync(path.join(nodeBinDir(cell.node), "node"), ["--version"], { encoding: "utf8" }).trim();
         results.set(cell.name, { providerBytes: Buffer.byteLength(provider), nodeVersion, sdkInstalled: installed, cliReported });
-        console.log(`${cell.name}: __provider ${Buffer.byteLength(provider)} B on node ${nodeVersion}`);
         const destroy = await stack.destroy();
         expect(destroy.code, destroy.output).toBe(0);
       } finally {

@@ -48,7 +48,7 @@ describe("pulumi up through the host", () => {
     expect(out.pid).not.toBe(process.pid);
     expect(out.parent).toContain(hostProcess());
     // cmd/run of the program's own @pulumi/pulumi (the consumer install the program resolves).
-    expect(out.entry).toBe(fs.realpathSync(path.join(programDir, "..", "node_modules", "@pulumi", "pulumi", "cmd", "run", "index.js")));
+    expect(out.entry).toBe(fs.realpathSync(path.join(stack.programDir, "..", "node_modules", "@pulumi", "pulumi", "cmd", "run", "index.js")));
     expect(out.nodeVersion).toBe(`v${pins.mainNode}`);
     expect(out.execArgv).toEqual(["--max-old-space-size=333", "--no-deprecation"]);
     expect(out).toMatchObject({ typescript: "true", greeting: "hello", secretIsSecret: true, project: "host-probe", stack: stack.stackName, dryRunSeen: false });
@@ -166,7 +166,7 @@ describe("the other RPCs the CLI calls", () => {
     const plugin = path.join(repoRoot, "test", "programs", "tool-plugin");
     const run = await stack.run(["plugin", "run", plugin, "a"], { env: { TOOL_PLUGIN_PROBE: "from-the-cli" } });
     expect(run.code, run.output).toBe(0);
-    expect(JSON.parse(run.stdout.trim().split("\n").find((l) => l.startsWith("{"))!)).toEqual({ args: ["a"], cwd: programDir, probe: "from-the-cli" });
+    expect(JSON.parse(run.stdout.trim().split("\n").find((l) => l.startsWith("{"))!)).toEqual({ args: ["a"], cwd: stack.programDir, probe: "from-the-cli" });
     expect(run.stderr).toContain("tool plugin: on stderr");
     const failing = await stack.run(["plugin", "run", plugin, "fail"]);
     expect(failing.code).not.toBe(0);

@@ -24,11 +24,13 @@ function filesOf(stack: TestStack): string[] {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else out.push(p);
+      else if (e.isFile()) out.push(p);
     }
   };
   walk(stack.workDir);
-  out.push(path.join(stack.programDir, `Pulumi.${stack.stackName}.yaml`));
+  // Beside the program: in the work directory too when the program runs from a copy (scripts/stack.ts).
+  const config = path.join(stack.programDir, `Pulumi.${stack.stackName}.yaml`);
+  if (!out.includes(config)) out.push(config);
   return out;
 }
 

@@ -31,7 +31,7 @@ const readmeBlocks = (): string[] =>
 function sh(script: string, extra: Record<string, string | undefined> = {}): Promise<{ code: number; output: string }> {
   const e = { ...env, ...extra };
   for (const [k, v] of Object.entries(extra)) if (v === undefined) delete e[k];
-  const child = spawn("bash", ["-euo", "pipefail", "-c", script], { cwd: work, env: e, stdio: ["ignore", "pipe", "pipe"], timeout: 300_000 });
+  const child = spawn("bash", ["-euo", "pipefail", "-c", script], { cwd: work, env: e, stdio: ["ignore", "pipe", "pipe"], timeout: 900_000 });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));

@@ -4,7 +4,7 @@
 module.exports = {
   test: {
     include: ["test/load/**/*.test.ts"],
-    globalSetup: ["test/global-setup.ts"],
+    globalSetup: ["test/repo-guard.ts", "test/global-setup.ts"],
     setupFiles: ["test/cli-setup.ts"],
     env: { PULUMI_STORAGE_USER_LOAD: "1" },
     testTimeout: 30 * 60_000,
