@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 
-const versions: { cli: string; cliNewest: string } = JSON.parse(readFileSync("tools/toolchain/versions.json", "utf8"));
+const versions = JSON.parse(readFileSync("tools/toolchain/versions.json", "utf8")) as {
+  cli: string;
+  cliNewest: string;
+};
 
 // The newest Pulumi CLI the Go module proxy serves runs these files too, beside the pinned one
 // that runs everything: the engine's paths this package depends on (up, secrets in state and
@@ -59,12 +62,36 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: 3,
     projects: [
-      { extends: true, test: { name: "unit", include: unitFiles, globalSetup: ["test/repo-guard.ts"], setupFiles: ["test/unit-setup.ts"] } },
       {
         extends: true,
-        test: { name: `cli ${versions.cli}`, include: ["test/**/*.test.ts"], exclude: [...unitFiles, "test/load/**", "**/node_modules/**"], globalSetup: ["test/repo-guard.ts", "test/global-setup.ts"], setupFiles: ["test/cli-setup.ts"], provide: { cliVersion: versions.cli } },
+        test: {
+          name: "unit",
+          include: unitFiles,
+          globalSetup: ["test/repo-guard.ts"],
+          setupFiles: ["test/unit-setup.ts"],
+        },
       },
-      { extends: true, test: { name: `cli ${versions.cliNewest}`, include: onNewestCli, globalSetup: ["test/repo-guard.ts", "test/global-setup.ts"], setupFiles: ["test/cli-setup.ts"], provide: { cliVersion: versions.cliNewest } } },
+      {
+        extends: true,
+        test: {
+          name: `cli ${versions.cli}`,
+          include: ["test/**/*.test.ts"],
+          exclude: [...unitFiles, "test/load/**", "**/node_modules/**"],
+          globalSetup: ["test/repo-guard.ts", "test/global-setup.ts"],
+          setupFiles: ["test/cli-setup.ts"],
+          provide: { cliVersion: versions.cli },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: `cli ${versions.cliNewest}`,
+          include: onNewestCli,
+          globalSetup: ["test/repo-guard.ts", "test/global-setup.ts"],
+          setupFiles: ["test/cli-setup.ts"],
+          provide: { cliVersion: versions.cliNewest },
+        },
+      },
     ],
   },
 });

@@ -29,7 +29,12 @@ export const consumerDirVariable = "PULUMI_STORAGE_USER_CONSUMER_DIR";
 const UNUSED_MS = 24 * 3600_000;
 
 function npm(args: string[], cwd: string): string {
-  return execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, npm_config_loglevel: "error" } });
+  return execFileSync("npm", args, {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, npm_config_loglevel: "error" },
+  });
 }
 
 /** This process's install: the package as it was when the process first asked. */
@@ -53,17 +58,27 @@ export function installConsumer(): string {
   fs.chmodSync(staging, 0o755); // mkdtemp's 0700 would stay on the install
   let dir: string;
   try {
-    const [packed] = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", staging], repoRoot)) as Array<{ filename: string }>;
+    const [packed] = JSON.parse(
+      npm(["pack", "--json", "--ignore-scripts", "--pack-destination", staging], repoRoot),
+    ) as Array<{ filename: string }>;
     // A name per content: npm then installs a changed package instead of trusting a lock file.
     const tarball = `pulumi-storage-user-${sha256(fs.readFileSync(path.join(staging, packed.filename))).slice(0, 16)}.tgz`;
     fs.renameSync(path.join(staging, packed.filename), path.join(staging, tarball));
-    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+    };
     const manifest = JSON.stringify(
       {
         name: "pulumi-storage-user-consumer",
         private: true,
-        dependencies: { "pulumi-storage-user": `file:./${tarball}`, "@pulumi/pulumi": pkg.devDependencies["@pulumi/pulumi"] },
-        devDependencies: { "@types/node": pkg.devDependencies["@types/node"], typescript: pkg.devDependencies.typescript },
+        dependencies: {
+          "pulumi-storage-user": `file:./${tarball}`,
+          "@pulumi/pulumi": pkg.devDependencies["@pulumi/pulumi"],
+        },
+        devDependencies: {
+          "@types/node": pkg.devDependencies["@types/node"],
+          typescript: pkg.devDependencies.typescript,
+        },
       },
       null,
       2,
@@ -90,7 +105,8 @@ export function installConsumer(): string {
     if (!fs.existsSync(path.dirname(link))) continue;
     const target = path.join(dir, "node_modules");
     if (fs.lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink() && fs.readlinkSync(link) === target) continue;
-    if (!fs.lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink()) fs.rmSync(link, { force: true, recursive: true });
+    if (!fs.lstatSync(link, { throwIfNoEntry: false })?.isSymbolicLink())
+      fs.rmSync(link, { force: true, recursive: true });
     // Swapped by rename: a program resolving through the link meanwhile finds the old install or the new, never none.
     const next = `${link}.${process.pid}.tmp`;
     fs.rmSync(next, { force: true });

@@ -31,11 +31,15 @@ async function overS3(content: string): Promise<void> {
   // What the env output leaves to the app (examples/README.md): a region and path-style addressing.
   const s3 = new S3Client({ region: process.env.AWS_REGION ?? "us-east-1", forcePathStyle: true });
   const bucket = `demo-app-${randomBytes(4).toString("hex")}`;
-  console.log(`S3  ${endpoint} as ${masked(process.env.AWS_ACCESS_KEY_ID!)}, secret ${masked(process.env.AWS_SECRET_ACCESS_KEY!)}`);
+  console.log(
+    `S3  ${endpoint} as ${masked(process.env.AWS_ACCESS_KEY_ID!)}, secret ${masked(process.env.AWS_SECRET_ACCESS_KEY!)}`,
+  );
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
   await s3.send(new PutObjectCommand({ Bucket: bucket, Key: "hello.txt", Body: content }));
   console.log(`S3  put s3://${bucket}/hello.txt (${content.length} bytes)`);
-  const got = await (await s3.send(new GetObjectCommand({ Bucket: bucket, Key: "hello.txt" }))).Body!.transformToString();
+  const got = await (
+    await s3.send(new GetObjectCommand({ Bucket: bucket, Key: "hello.txt" }))
+  ).Body!.transformToString();
   if (got !== content) throw new Error(`S3 read back ${JSON.stringify(got)}, wrote ${JSON.stringify(content)}`);
   console.log(`S3  got s3://${bucket}/hello.txt back: same ${got.length} bytes`);
   s3.destroy();
@@ -52,8 +56,15 @@ async function overFtp(content: string): Promise<void> {
   const file = `hello-${randomBytes(4).toString("hex")}.txt`;
   const up = new FtpClient(15_000);
   try {
-    await up.access({ host: url.hostname, port: Number(url.port || 21), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) });
-    console.log(`FTP ${url.host} from FTP_URL as ${masked(decodeURIComponent(url.username))}, password ${masked(decodeURIComponent(url.password))}`);
+    await up.access({
+      host: url.hostname,
+      port: Number(url.port || 21),
+      user: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password),
+    });
+    console.log(
+      `FTP ${url.host} from FTP_URL as ${masked(decodeURIComponent(url.username))}, password ${masked(decodeURIComponent(url.password))}`,
+    );
     await up.uploadFrom(Readable.from([content]), file);
     console.log(`FTP put /${file} (${content.length} bytes)`);
   } finally {
@@ -83,14 +94,23 @@ async function overFtp(content: string): Promise<void> {
 async function overSwift(content: string): Promise<void> {
   const swift = ["/usr/bin/swift", "/usr/local/bin/swift"].find((p) => fs.existsSync(p));
   if (process.env.OS_IDENTITY_API_VERSION !== "3" || !swift) {
-    console.log(`Swift skipped: ${swift ? "no Keystone v3 login in env (Swift is not served by this API)" : "python-swiftclient is not installed"}`);
+    console.log(
+      `Swift skipped: ${swift ? "no Keystone v3 login in env (Swift is not served by this API)" : "python-swiftclient is not installed"}`,
+    );
     return;
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "demo-app-swift-"));
-  const run = (...args: string[]) => promisify(execFile)(swift, args, { cwd: dir, env: { ...process.env, PATH: "/usr/bin:/bin", HOME: dir }, timeout: 60_000 });
+  const run = (...args: string[]) =>
+    promisify(execFile)(swift, args, {
+      cwd: dir,
+      env: { ...process.env, PATH: "/usr/bin:/bin", HOME: dir },
+      timeout: 60_000,
+    });
   try {
     const container = `demo-app-${randomBytes(4).toString("hex")}`;
-    console.log(`Swift ${need("OS_AUTH_URL")} as ${masked(need("OS_USERNAME"))}, password ${masked(need("OS_PASSWORD"))}`);
+    console.log(
+      `Swift ${need("OS_AUTH_URL")} as ${masked(need("OS_USERNAME"))}, password ${masked(need("OS_PASSWORD"))}`,
+    );
     fs.writeFileSync(path.join(dir, "hello.txt"), content);
     await run("upload", container, "hello.txt");
     console.log(`Swift put ${container}/hello.txt (${content.length} bytes)`);
@@ -117,6 +137,8 @@ async function main() {
 
 main().catch((err) => {
   // SDK errors carry the request, never the secret; the message and code are enough.
-  console.error(`demo app failed: ${(err as Error | undefined)?.name ?? "Error"}: ${err instanceof Error ? err.message : err}`);
+  console.error(
+    `demo app failed: ${(err as Error | undefined)?.name ?? "Error"}: ${err instanceof Error ? err.message : err}`,
+  );
   process.exit(1);
 });

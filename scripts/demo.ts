@@ -40,11 +40,15 @@ async function main() {
   const started = Date.now();
   await prepare();
   installConsumer(); // the packed package, installed for the program as an infra repo has it
-  console.log(`tools ready in ${Math.round((Date.now() - started) / 1000)}s (cached in ~/.cache/pulumi-storage-user after the first run)`);
+  console.log(
+    `tools ready in ${Math.round((Date.now() - started) / 1000)}s (cached in ~/.cache/pulumi-storage-user after the first run)`,
+  );
   const token = randomSecret();
   const api = await startRealApiServer({ token });
   const swift = api.backends.swift ? ` and Swift (Keystone ${api.backends.swift.authUrl})` : "";
-  console.log(`local storage API on ${api.url}, creating users on S3 ${api.backends.s3Endpoint} (versitygw) and FTP ${api.backends.ftpHostName}${swift}; pulumi ${cliVersion()}`);
+  console.log(
+    `local storage API on ${api.url}, creating users on S3 ${api.backends.s3Endpoint} (versitygw) and FTP ${api.backends.ftpHostName}${swift}; pulumi ${cliVersion()}`,
+  );
   const stack = await TestStack.create({
     programDir: repoRoot,
     stackName: `demo-${randomBytes(3).toString("hex")}`,
@@ -61,10 +65,14 @@ async function main() {
   try {
     await show(stack, "create the users", ["up", "--yes", "--non-interactive"]);
     await show(stack, "what other programs read; credentials stay [secret]", ["stack", "output"]);
-    console.log(`\nthe API now holds ${api.users.length} users: ${api.users.map((u) => `${u.Id} ${u.Name}`).join(", ")}`);
+    console.log(
+      `\nthe API now holds ${api.users.length} users: ${api.users.map((u) => `${u.Id} ${u.Name}`).join(", ")}`,
+    );
     // What a deployment does: the user's env output, decrypted, becomes the app's environment.
     const { credentials } = (await stack.outputs(true)) as { credentials: { app: { env: Record<string, string> } } };
-    console.log(`\n$ env <credentials.app.env: ${Object.keys(credentials.app.env).join(", ")}> node dist/scripts/demo-app.js`);
+    console.log(
+      `\n$ env <credentials.app.env: ${Object.keys(credentials.app.env).join(", ")}> node dist/scripts/demo-app.js`,
+    );
     const app = await runDemoApp(credentials.app.env);
     process.stdout.write(app.output);
     if (app.code !== 0) throw new Error(`the demo app failed (exit ${app.code})`);

@@ -27,24 +27,68 @@ export interface CellResult {
   cliReported: string;
 }
 
-const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as Record<"peerDependencies" | "devDependencies", Record<string, string>>;
+const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as Record<
+  "peerDependencies" | "devDependencies",
+  Record<string, string>
+>;
 const peerLowest = pkg.peerDependencies["@pulumi/pulumi"].replace(/^\^/, "");
 const sdkNewest = pins.sdkNewest;
 
 export const cells: Cell[] = [
-  { name: "cjs-npm-lowest", program: "cjs", pm: "npm", sdk: peerLowest, sdkWhy: "lowest of the peer range", node: "22", cli: pins.cli, from: "tarball" },
-  { name: "ts-yarn-newest", program: "ts-strict", pm: "yarn", sdk: sdkNewest, sdkWhy: "newest for the lowest supported Node, which is also the newest on the registry", node: "22", cli: pins.cliNewest, from: "tarball" },
-  { name: "esm-pnpm-newest", program: "esm", pm: "pnpm", sdk: sdkNewest, sdkWhy: "newest on the registry", node: "26", cli: pins.cliNewest, from: "tarball" },
-  { name: "ts-npm-git", program: "ts-strict", pm: "npm", sdk: pkg.devDependencies["@pulumi/pulumi"], sdkWhy: "the version the suite pins", node: "24", cli: pins.cli, from: "git" },
+  {
+    name: "cjs-npm-lowest",
+    program: "cjs",
+    pm: "npm",
+    sdk: peerLowest,
+    sdkWhy: "lowest of the peer range",
+    node: "22",
+    cli: pins.cli,
+    from: "tarball",
+  },
+  {
+    name: "ts-yarn-newest",
+    program: "ts-strict",
+    pm: "yarn",
+    sdk: sdkNewest,
+    sdkWhy: "newest for the lowest supported Node, which is also the newest on the registry",
+    node: "22",
+    cli: pins.cliNewest,
+    from: "tarball",
+  },
+  {
+    name: "esm-pnpm-newest",
+    program: "esm",
+    pm: "pnpm",
+    sdk: sdkNewest,
+    sdkWhy: "newest on the registry",
+    node: "26",
+    cli: pins.cliNewest,
+    from: "tarball",
+  },
+  {
+    name: "ts-npm-git",
+    program: "ts-strict",
+    pm: "npm",
+    sdk: pkg.devDependencies["@pulumi/pulumi"],
+    sdkWhy: "the version the suite pins",
+    node: "24",
+    cli: pins.cli,
+    from: "git",
+  },
 ];
 
-const BEGIN = "<!-- install-matrix: written by `npm run matrix` from its run; test/install-matrix.test.ts checks it -->";
+const BEGIN =
+  "<!-- install-matrix: written by `npm run matrix` from its run; test/install-matrix.test.ts checks it -->";
 const END = "<!-- /install-matrix -->";
 const readmePath = path.join(repoRoot, "README.md");
 
 /** The table's rows for a run's results, one per cell, in the cells' order. */
 export function matrixRows(results: Map<string, CellResult>): string[] {
-  const program = { cjs: "JavaScript (CommonJS)", "ts-strict": "TypeScript, `strict`, type-checked", esm: 'ESM (`"type": "module"`, `module: nodenext`)' };
+  const program = {
+    cjs: "JavaScript (CommonJS)",
+    "ts-strict": "TypeScript, `strict`, type-checked",
+    esm: 'ESM (`"type": "module"`, `module: nodenext`)',
+  };
   return cells.map((c) => {
     const r = results.get(c.name);
     if (!r) throw new Error(`the install matrix has no result for ${c.name}`);
@@ -95,7 +139,9 @@ function main() {
     console.error(`install matrix: no results (vitest exited ${r.status}); README.md left as it is`);
     process.exit(1);
   }
-  const results = new Map<string, CellResult>(Object.entries(JSON.parse(fs.readFileSync(out, "utf8")) as Record<string, CellResult>));
+  const results = new Map<string, CellResult>(
+    Object.entries(JSON.parse(fs.readFileSync(out, "utf8")) as Record<string, CellResult>),
+  );
   fs.rmSync(path.dirname(out), { recursive: true, force: true });
   const readme = fs.readFileSync(readmePath, "utf8");
   const updated = withMatrixTable(readme, results);
@@ -104,7 +150,9 @@ function main() {
     return;
   }
   fs.writeFileSync(readmePath, updated);
-  console.log(`install matrix: README.md's table rewritten from this run (commit it):\n${matrixRows(results).join("\n")}`);
+  console.log(
+    `install matrix: README.md's table rewritten from this run (commit it):\n${matrixRows(results).join("\n")}`,
+  );
 }
 
 if (require.main === module) main();

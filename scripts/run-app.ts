@@ -8,7 +8,10 @@ import * as path from "node:path";
 import { nodeBinDir, repoRoot } from "./toolchain";
 
 export function runDemoApp(env: Record<string, string>): Promise<{ code: number; output: string }> {
-  const child = spawn(path.join(nodeBinDir(), "node"), [path.join(repoRoot, "dist", "scripts", "demo-app.js")], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(path.join(nodeBinDir(), "node"), [path.join(repoRoot, "dist", "scripts", "demo-app.js")], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (c: Buffer) => (output += c.toString("utf8")));
   child.stderr.on("data", (c: Buffer) => (output += c.toString("utf8")));

@@ -73,7 +73,8 @@ function withEnv(env: NodeJS.ProcessEnv, overrides: Record<string, string | unde
  */
 export function programCopy(programDir: string, workDir: string): string {
   const rel = path.relative(repoRoot, programDir);
-  if (rel.startsWith("..") || path.isAbsolute(rel) || rel === "bench/work" || rel.startsWith("bench/work/")) return programDir;
+  if (rel.startsWith("..") || path.isAbsolute(rel) || rel === "bench/work" || rel.startsWith("bench/work/"))
+    return programDir;
   const mirror = path.join(workDir, "repo");
   const copy = path.join(mirror, rel);
   if (fs.existsSync(path.join(copy, "Pulumi.yaml"))) return copy;
@@ -86,22 +87,33 @@ export function programCopy(programDir: string, workDir: string): string {
   };
   const copyOwnFiles = (dir: string, names: string[]) => {
     fs.mkdirSync(path.join(mirror, dir), { recursive: true });
-    for (const f of names) if (fs.statSync(path.join(repoRoot, dir, f), { throwIfNoEntry: false })?.isFile()) fs.copyFileSync(path.join(repoRoot, dir, f), path.join(mirror, dir, f));
+    for (const f of names)
+      if (fs.statSync(path.join(repoRoot, dir, f), { throwIfNoEntry: false })?.isFile())
+        fs.copyFileSync(path.join(repoRoot, dir, f), path.join(mirror, dir, f));
     linkModules(dir);
   };
   const copyFolder = (dir: string) => {
     const parts = dir === "" ? [] : dir.split(path.sep);
-    for (let i = 0; i < parts.length; i++) copyOwnFiles(parts.slice(0, i).join(path.sep), ["package.json", "tsconfig.json"]);
+    for (let i = 0; i < parts.length; i++)
+      copyOwnFiles(parts.slice(0, i).join(path.sep), ["package.json", "tsconfig.json"]);
     if (dir === "") return copyOwnFiles("", ["Pulumi.yaml", "package.json", "tsconfig.json"]);
     // Without node_modules and without stack config files a developer keeps there (the examples' `*.example.yaml` are the program's).
-    fs.cpSync(path.join(repoRoot, dir), path.join(mirror, dir), { recursive: true, filter: (f) => path.basename(f) !== "node_modules" && (!/^Pulumi\.[^/]+\.yaml$/.test(path.basename(f)) || f.endsWith(".example.yaml")) });
+    fs.cpSync(path.join(repoRoot, dir), path.join(mirror, dir), {
+      recursive: true,
+      filter: (f) =>
+        path.basename(f) !== "node_modules" &&
+        (!/^Pulumi\.[^/]+\.yaml$/.test(path.basename(f)) || f.endsWith(".example.yaml")),
+    });
     linkModules(dir);
   };
   copyFolder(rel);
   const main = /^main:\s*(\S+)\s*$/m.exec(fs.readFileSync(path.join(programDir, "Pulumi.yaml"), "utf8"))?.[1];
   if (main) {
     const target = path.resolve(programDir, main);
-    const folder = path.relative(repoRoot, fs.statSync(target, { throwIfNoEntry: false })?.isDirectory() ? target : path.dirname(target));
+    const folder = path.relative(
+      repoRoot,
+      fs.statSync(target, { throwIfNoEntry: false })?.isDirectory() ? target : path.dirname(target),
+    );
     const inRepo = !folder.startsWith("..") && !path.isAbsolute(folder);
     if (inRepo && (rel === "" || path.relative(rel, folder).startsWith(".."))) copyFolder(folder);
   }
@@ -128,12 +140,23 @@ export class TestStack {
     fs.mkdirSync(path.join(workDir, "home"), { recursive: true });
     const stackName = opts.stackName ?? `t${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
     const passphrase = shared?.passphrase ?? randomBytes(16).toString("hex");
-    const stack = new TestStack(programCopy(path.resolve(opts.programDir), workDir), stackName, workDir, opts.env ?? {}, passphrase, !shared, opts.nodeVersion, locateCli(opts.cliVersion));
+    const stack = new TestStack(
+      programCopy(path.resolve(opts.programDir), workDir),
+      stackName,
+      workDir,
+      opts.env ?? {},
+      passphrase,
+      !shared,
+      opts.nodeVersion,
+      locateCli(opts.cliVersion),
+    );
     await stack.must(["stack", "init", stackName]);
     // Values go in on standard input, as README tells users to set the token: never on the
     // command line (process lists), and one that begins with "-" is not read as a flag.
-    for (const [k, v] of Object.entries(opts.config ?? {})) await stack.must(["config", "set", "--path", k], { input: v });
-    for (const [k, v] of Object.entries(opts.secrets ?? {})) await stack.must(["config", "set", "--secret", k], { input: v });
+    for (const [k, v] of Object.entries(opts.config ?? {}))
+      await stack.must(["config", "set", "--path", k], { input: v });
+    for (const [k, v] of Object.entries(opts.secrets ?? {}))
+      await stack.must(["config", "set", "--secret", k], { input: v });
     return stack;
   }
 
@@ -206,7 +229,9 @@ export class TestStack {
 
   /** `pulumi stack export` parsed: the checkpoint as the engine holds it (secrets encrypted). */
   async exportState(showSecrets = false): Promise<{ deployment: { resources?: Json[] } }> {
-    return JSON.parse((await this.must(["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])])).stdout) as { deployment: { resources?: Json[] } };
+    return JSON.parse((await this.must(["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])])).stdout) as {
+      deployment: { resources?: Json[] };
+    };
   }
 
   /** The raw state file of the file:// backend, byte for byte. */

@@ -13,17 +13,29 @@ import * as path from "node:path";
 export const repoRoot: string = (() => {
   for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
     const pkg = path.join(dir, "package.json");
-    if (fs.existsSync(pkg) && (JSON.parse(fs.readFileSync(pkg, "utf8")) as { name?: string }).name === "pulumi-storage-user") return dir;
+    if (
+      fs.existsSync(pkg) &&
+      (JSON.parse(fs.readFileSync(pkg, "utf8")) as { name?: string }).name === "pulumi-storage-user"
+    )
+      return dir;
   }
   throw new Error(`pulumi-storage-user root not found above ${__dirname}`);
 })();
 
-export const cacheDir = process.env.PULUMI_CLI_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-storage-user");
+export const cacheDir =
+  process.env.PULUMI_CLI_CACHE ||
+  path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-storage-user");
 
 /** tools/toolchain/versions.json: `cli` is the pinned Pulumi CLI, `cliNewest` the newest the Go module proxy serves. */
-export const pins: { cli: string; cliNewest: string; node: string[]; mainNode: string; pnpm: string; yarn: string; sdkNewest: string } = JSON.parse(
-  fs.readFileSync(path.join(repoRoot, "tools", "toolchain", "versions.json"), "utf8"),
-) as typeof pins;
+export const pins: {
+  cli: string;
+  cliNewest: string;
+  node: string[];
+  mainNode: string;
+  pnpm: string;
+  yarn: string;
+  sdkNewest: string;
+} = JSON.parse(fs.readFileSync(path.join(repoRoot, "tools", "toolchain", "versions.json"), "utf8")) as typeof pins;
 
 /**
  * Throws in the unit tier (test/unit-setup.ts): its tests need no CLI, no installed package and
@@ -31,14 +43,20 @@ export const pins: { cli: string; cliNewest: string; node: string[]; mainNode: s
  */
 export function refuseInUnitTier(what: string): void {
   if (process.env.PULUMI_STORAGE_USER_UNIT_TIER) {
-    throw new Error(`${what}: the unit tier (npm run test:unit) runs no Pulumi CLI, real server or install; this test belongs in the full suite (vitest.config.mts)`);
+    throw new Error(
+      `${what}: the unit tier (npm run test:unit) runs no Pulumi CLI, real server or install; this test belongs in the full suite (vitest.config.mts)`,
+    );
   }
 }
 
 /** Installs the pinned Node.js versions, pnpm and yarn into the cache (a no-op when warm). */
 export function installToolchain(onlyNode?: string): void {
   refuseInUnitTier("installing the toolchain");
-  execFileSync("bash", [path.join(repoRoot, "tools", "toolchain", "install.sh"), ...(onlyNode ? ["--node", onlyNode] : [])], { stdio: ["ignore", "inherit", "inherit"] });
+  execFileSync(
+    "bash",
+    [path.join(repoRoot, "tools", "toolchain", "install.sh"), ...(onlyNode ? ["--node", onlyNode] : [])],
+    { stdio: ["ignore", "inherit", "inherit"] },
+  );
 }
 
 /** Directory holding `node` of that version; a major ("22") picks the pinned release. */
@@ -88,7 +106,10 @@ export function locateCli(version?: string): string {
   const wanted = version ?? pins.cli;
   const known = cliDirs.get(wanted);
   if (known) return known;
-  const built = execFileSync("bash", [path.join(repoRoot, "tools", "pulumi-cli", "build.sh"), wanted], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
+  const built = execFileSync("bash", [path.join(repoRoot, "tools", "pulumi-cli", "build.sh"), wanted], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  })
     .trim()
     .split("\n")
     .pop()!;
@@ -113,7 +134,11 @@ export function layOutInstall(dir: string, cli: string, searchPath: string): voi
     });
   }
   const sdk = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [repoRoot] }));
-  writeAtomically(path.join(dir, "pulumi-resource-pulumi-nodejs"), (tmp) => fs.copyFileSync(path.join(sdk, "pulumi-resource-pulumi-nodejs"), tmp), 0o755);
+  writeAtomically(
+    path.join(dir, "pulumi-resource-pulumi-nodejs"),
+    (tmp) => fs.copyFileSync(path.join(sdk, "pulumi-resource-pulumi-nodejs"), tmp),
+    0o755,
+  );
   const host = path.join(dir, "pulumi-language-nodejs");
   const realHost = onPath("pulumi-language-nodejs", searchPath);
   if (realHost && path.dirname(realHost) !== dir) {
@@ -134,7 +159,7 @@ function hostShim(main: string): string {
     "#!/bin/sh",
     `# pulumi-storage-user's language host (tools/language-host), for ${repoRoot}`,
     'if [ -n "${NODE_OPTIONS+set}" ]; then',
-    '  PULUMI_STORAGE_USER_HOST_NODE_OPTIONS=$NODE_OPTIONS; export PULUMI_STORAGE_USER_HOST_NODE_OPTIONS; unset NODE_OPTIONS',
+    "  PULUMI_STORAGE_USER_HOST_NODE_OPTIONS=$NODE_OPTIONS; export PULUMI_STORAGE_USER_HOST_NODE_OPTIONS; unset NODE_OPTIONS",
     "else",
     "  unset PULUMI_STORAGE_USER_HOST_NODE_OPTIONS",
     "fi",
@@ -144,7 +169,11 @@ function hostShim(main: string): string {
 }
 
 /** PATH as a user's shell has it: the Pulumi install, one Node.js, then the rest. */
-export function userPath(nodeVersion: string = pins.mainNode, extra: string[] = [], cliDir: string = locateCli()): string {
+export function userPath(
+  nodeVersion: string = pins.mainNode,
+  extra: string[] = [],
+  cliDir: string = locateCli(),
+): string {
   return [cliDir, nodeBinDir(nodeVersion), ...extra, process.env.PATH ?? ""].join(path.delimiter);
 }
 

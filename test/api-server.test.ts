@@ -8,8 +8,15 @@ let api: ApiServer;
 beforeEach(async () => void (api = await startApiServer({ token })));
 afterEach(() => api.close());
 
-const post = (body: unknown, headers: Record<string, string> = { "content-type": "application/json", authorization: token }) =>
-  fetch(`${api.url}/storage/users`, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
+const post = (
+  body: unknown,
+  headers: Record<string, string> = { "content-type": "application/json", authorization: token },
+) =>
+  fetch(`${api.url}/storage/users`, {
+    method: "POST",
+    headers,
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 
 describe("POST /storage/users", () => {
   test("answers the full user of spec 2.1 with fresh credentials", async () => {
@@ -20,13 +27,23 @@ describe("POST /storage/users", () => {
       Id: expect.any(Number),
       Name: "alice",
       Password: expect.any(String),
-      SwiftApiConnection: { Endpoint: expect.any(String), TenantId: expect.any(String), AccessKey: expect.any(String), Password: expect.any(String) },
+      SwiftApiConnection: {
+        Endpoint: expect.any(String),
+        TenantId: expect.any(String),
+        AccessKey: expect.any(String),
+        Password: expect.any(String),
+      },
       S3Connection: { Endpoint: expect.any(String), AccessKey: expect.any(String), SecretKey: expect.any(String) },
       FtpConnection: { HostName: expect.any(String), Login: expect.any(String), Password: expect.any(String) },
       State: "New",
     });
     expect(u.Tasks).toHaveLength(1);
-    expect(u.Tasks[0]).toMatchObject({ Id: expect.any(Number), ProgressPercent: 0, Type: "StorageUserCreate", State: "New" });
+    expect(u.Tasks[0]).toMatchObject({
+      Id: expect.any(Number),
+      ProgressPercent: 0,
+      Type: "StorageUserCreate",
+      State: "New",
+    });
     expect(u.Tasks[0].StartDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/);
     const second = await (await post({ UserName: "bob" })).json();
     expect(second.Password).not.toBe(u.Password);
@@ -37,10 +54,15 @@ describe("POST /storage/users", () => {
   test.each([
     ["no token", { "content-type": "application/json" }, 401, "unauthorized"],
     ["wrong token", { "content-type": "application/json", authorization: "nope" }, 403, "forbidden"],
-    ["bearer scheme (the spec sends the bare token)", { "content-type": "application/json", authorization: `Bearer ${token}` }, 403, "forbidden"],
+    [
+      "bearer scheme (the spec sends the bare token)",
+      { "content-type": "application/json", authorization: `Bearer ${token}` },
+      403,
+      "forbidden",
+    ],
     ["text body", { "content-type": "text/plain", authorization: token }, 415, "unsupported_media_type"],
   ])("refuses %s", async (_what, headers, status, code) => {
-    const res = await post({ UserName: "x" }, headers as Record<string, string>);
+    const res = await post({ UserName: "x" }, headers);
     expect(res.status).toBe(status);
     expect((await res.json()).error.code).toBe(code);
     expect(api.users).toHaveLength(0);
@@ -88,7 +110,11 @@ describe("faults", () => {
   });
 
   test("garbled, incomplete and oversized bodies come with a stored user", async () => {
-    api.inject({ kind: "garbled", withId: true }, { kind: "incomplete", omit: ["S3Connection.SecretKey"] }, { kind: "oversized", bytes: 2_000_000 });
+    api.inject(
+      { kind: "garbled", withId: true },
+      { kind: "incomplete", omit: ["S3Connection.SecretKey"] },
+      { kind: "oversized", bytes: 2_000_000 },
+    );
     const garbled = await (await post({ UserName: "a" })).text();
     expect(() => JSON.parse(garbled)).toThrow();
     expect(garbled).toContain(`"Id":${api.users[0].Id}`);

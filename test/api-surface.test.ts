@@ -23,15 +23,26 @@ function exported(declarationFile: string): Record<string, Kind> {
   for (const s of checker.getExportsOfModule(symbol)) {
     const flags = (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s).flags;
     out[s.name] =
-      flags & ts.SymbolFlags.Class ? "class" : flags & ts.SymbolFlags.Function ? "function" : flags & ts.SymbolFlags.Variable ? "const" : "type";
+      flags & ts.SymbolFlags.Class
+        ? "class"
+        : flags & ts.SymbolFlags.Function
+          ? "function"
+          : flags & ts.SymbolFlags.Variable
+            ? "const"
+            : "type";
   }
   return out;
 }
 
-const pinned = JSON.parse(fs.readFileSync(path.join(repoRoot, "test", "public-surface.json"), "utf8")) as Record<string, Record<string, Kind>>;
+const pinned = JSON.parse(fs.readFileSync(path.join(repoRoot, "test", "public-surface.json"), "utf8")) as Record<
+  string,
+  Record<string, Kind>
+>;
 
 test("the pinned list covers exactly the API entries of package.json's exports", () => {
-  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { exports: Record<string, unknown> };
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+    exports: Record<string, unknown>;
+  };
   // The other keys are the plugin modules state `require`s and package.json: not for programs.
   const api = Object.keys(pkg.exports).filter((k) => !k.startsWith("./dist/") && k !== "./package.json");
   expect(api.sort()).toEqual(Object.keys(entries).sort());
@@ -53,15 +64,23 @@ test("each subpath entry resolves to its declaration file under both exports and
     if (entry === ".") expect(pkg.types).toBe(dts);
     else expect(pkg.typesVersions["*"][entry.slice(2)], entry).toEqual([dts]);
   }
-  expect(Object.keys(pkg.typesVersions["*"]).sort()).toEqual(Object.keys(entries).filter((e) => e !== ".").map((e) => e.slice(2)).sort());
+  expect(Object.keys(pkg.typesVersions["*"]).sort()).toEqual(
+    Object.keys(entries)
+      .filter((e) => e !== ".")
+      .map((e) => e.slice(2))
+      .sort(),
+  );
 });
 
-test.each(Object.entries(entries))("the %s entry exports exactly the pinned names, each with its kind", (entry, declarationFile) => {
-  const actual = exported(declarationFile);
-  expect(Object.keys(actual).length).toBeGreaterThan(2);
-  if (entry === ".") expect(actual.StorageUser).toBe("class");
-  expect(actual).toEqual(pinned[entry]);
-});
+test.each(Object.entries(entries))(
+  "the %s entry exports exactly the pinned names, each with its kind",
+  (entry, declarationFile) => {
+    const actual = exported(declarationFile);
+    expect(Object.keys(actual).length).toBeGreaterThan(2);
+    if (entry === ".") expect(actual.StorageUser).toBe("class");
+    expect(actual).toEqual(pinned[entry]);
+  },
+);
 
 test("the root entry holds at most 20 names: what a program uses; tools for services are ./automation", () => {
   expect(Object.keys(pinned["."]).length).toBeLessThanOrEqual(20);

@@ -1,6 +1,8 @@
 // App-ready outputs (env, ftpUrl) straight from the functions that derive them, with
 // credentials chosen to break naive URL building, and the .env/JSON/Secret renderers of
 // examples/app-config fed with the same values.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { describe, expect, test } from "vitest";
 import { dotenv, k8sSecret, render } from "../examples/app-config/render";
 import type { Credentials } from "../provider/wire";
@@ -68,10 +70,17 @@ describe("env", () => {
   test("a Keystone v3 endpoint adds the version and the user's domain, which v3 clients need", () => {
     const c = user("ftp_abc", "ftp-pw");
     const v3 = envOf({ ...c, swift: { ...c.swift, endpoint: "http://127.0.0.1:5000/v3" } });
-    expect(v3).toEqual({ ...derive(c).env, OS_AUTH_URL: "http://127.0.0.1:5000/v3", OS_IDENTITY_API_VERSION: "3", OS_USER_DOMAIN_NAME: "Default" });
-    expect(envOf({ ...c, swift: { ...c.swift, endpoint: "https://keystone.example.test/v3/" } }).OS_IDENTITY_API_VERSION).toBe("3");
+    expect(v3).toEqual({
+      ...derive(c).env,
+      OS_AUTH_URL: "http://127.0.0.1:5000/v3",
+      OS_IDENTITY_API_VERSION: "3",
+      OS_USER_DOMAIN_NAME: "Default",
+    });
+    expect(
+      envOf({ ...c, swift: { ...c.swift, endpoint: "https://keystone.example.test/v3/" } }).OS_IDENTITY_API_VERSION,
+    ).toBe("3");
     // The documentation table lists exactly the names a v3 user gets (a superset of the others).
-    const doc = require("node:fs").readFileSync(require("node:path").join(__dirname, "..", "examples", "README.md"), "utf8") as string;
+    const doc = fs.readFileSync(path.join(__dirname, "..", "examples", "README.md"), "utf8");
     const documented = [...doc.matchAll(/^\| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
     expect(documented.sort()).toEqual(Object.keys(v3).sort());
   });
@@ -93,8 +102,12 @@ describe("app-config renderers", () => {
   test("json and Kubernetes Secret carry every value exactly", () => {
     expect(JSON.parse(render("json", env, "x"))).toEqual(env);
     const manifest = k8sSecret("app-storage", env);
-    expect(manifest).toMatch(/^apiVersion: v1\nkind: Secret\nmetadata:\n  name: app-storage\ntype: Opaque\nstringData:\n/);
-    const data = Object.fromEntries([...manifest.matchAll(/^  ([A-Z0-9_]+): (".*")$/gm)].map((m) => [m[1], JSON.parse(m[2])]));
+    expect(manifest).toMatch(
+      /^apiVersion: v1\nkind: Secret\nmetadata:\n {2}name: app-storage\ntype: Opaque\nstringData:\n/,
+    );
+    const data = Object.fromEntries(
+      [...manifest.matchAll(/^ {2}([A-Z0-9_]+): (".*")$/gm)].map((m) => [m[1], JSON.parse(m[2])]),
+    );
     expect(data).toEqual(env);
     expect(() => k8sSecret("App_Storage", env)).toThrow(/not a valid Kubernetes object name/);
   });

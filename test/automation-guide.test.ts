@@ -50,10 +50,26 @@ provision(tenant, url, token).then(
   fs.writeFileSync(path.join(app, "plain.mjs"), runner('import { provision } from "./plain.mts";'));
   fs.writeFileSync(path.join(app, "cjs.cjs"), runner('const { provision } = require("./cjs/tenants.js");'));
   const tsc = path.join(consumer, "node_modules/typescript/bin/tsc");
-  execFileSync(path.join(nodeBinDir(), "node"), [tsc, "--module", "commonjs", "--target", "es2022", "--strict", "--esModuleInterop", "--skipLibCheck", "--outDir", path.join(app, "cjs"), path.join(app, "tenants.ts")], {
-    cwd: app,
-    stdio: "inherit",
-  });
+  execFileSync(
+    path.join(nodeBinDir(), "node"),
+    [
+      tsc,
+      "--module",
+      "commonjs",
+      "--target",
+      "es2022",
+      "--strict",
+      "--esModuleInterop",
+      "--skipLibCheck",
+      "--outDir",
+      path.join(app, "cjs"),
+      path.join(app, "tenants.ts"),
+    ],
+    {
+      cwd: app,
+      stdio: "inherit",
+    },
+  );
 });
 
 afterAll(async () => {
@@ -72,7 +88,11 @@ function run(script: string, tenant: string): Promise<{ result: Record<string, a
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     TMPDIR: path.join(work, "tmp"),
   };
-  const child = spawn(path.join(nodeBinDir(), "node"), [script, tenant, api.url, token], { cwd: app, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(path.join(nodeBinDir(), "node"), [script, tenant, api.url, token], {
+    cwd: app,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
@@ -84,12 +104,16 @@ function run(script: string, tenant: string): Promise<{ result: Record<string, a
   );
 }
 
-const createsOf = (userName: string) => api.requests.filter((r) => r.path === "/storage/users" && JSON.parse(r.body).UserName === userName).length;
+const createsOf = (userName: string) =>
+  api.requests.filter((r) => r.path === "/storage/users" && JSON.parse(r.body).UserName === userName).length;
 
 describe("docs/automation-api.md's snippet", () => {
   test("as an ES module: creates the tenant's user; run again, sends nothing; leaves no workspace", async () => {
     const first = await run("esm.mjs", "esm");
-    expect(first.result, first.output).toMatchObject({ ok: true, names: expect.arrayContaining(["AWS_ACCESS_KEY_ID", "OS_PASSWORD", "FTP_PASSWORD"]) });
+    expect(first.result, first.output).toMatchObject({
+      ok: true,
+      names: expect.arrayContaining(["AWS_ACCESS_KEY_ID", "OS_PASSWORD", "FTP_PASSWORD"]),
+    });
     // The second run's workspace is new: the stack and its secrets come from the backend alone.
     const second = await run("esm.mjs", "esm");
     expect(second.result, second.output).toMatchObject({ ok: true });
@@ -107,7 +131,11 @@ describe("docs/automation-api.md's snippet", () => {
   test("with the token not marked secret: [CONFIG_NOT_SECRET] before anything is written, nothing created", async () => {
     const before = api.requests.length;
     const r = await run("plain.mjs", "plain");
-    expect(r.result).toMatchObject({ ok: false, code: "CONFIG_NOT_SECRET", message: expect.stringContaining("storage:accessToken is set in plain text") });
+    expect(r.result).toMatchObject({
+      ok: false,
+      code: "CONFIG_NOT_SECRET",
+      message: expect.stringContaining("storage:accessToken is set in plain text"),
+    });
     expect(api.requests.length).toBe(before);
     expect(fs.readdirSync(path.join(work, "tmp"))).toEqual([]);
     expect(fs.existsSync(path.join(work, "backend", ".pulumi", "stacks", "tenants", "plain.json"))).toBe(false);
@@ -116,8 +144,15 @@ describe("docs/automation-api.md's snippet", () => {
   test("the token and every issued credential: nowhere on disk (backend, PULUMI_HOME, temp) or in the output", async () => {
     expect(api.users.length).toBe(2);
     const needles = withEncodings([["token", token], ...api.users.flatMap(secretsOf)]);
-    const places = [...filesUnder(path.join(work, "backend")), ...filesUnder(path.join(work, "home")), ...filesUnder(path.join(work, "tmp"))];
-    expect(places.some(([p]) => p.includes(`${path.sep}history${path.sep}`)), "no history to search").toBe(true);
+    const places = [
+      ...filesUnder(path.join(work, "backend")),
+      ...filesUnder(path.join(work, "home")),
+      ...filesUnder(path.join(work, "tmp")),
+    ];
+    expect(
+      places.some(([p]) => p.includes(`${path.sep}history${path.sep}`)),
+      "no history to search",
+    ).toBe(true);
     expect(hits(places, needles)).toEqual([]);
   });
 });

@@ -26,11 +26,16 @@ beforeAll(async () => {
   fs.copyFileSync(path.join(repoRoot, "examples/automation/tenants.ts"), path.join(app, "tenants.ts"));
   fs.copyFileSync(path.join(repoRoot, "test/programs/automation/service.ts"), path.join(app, "service.ts"));
   const tsconfig = JSON.parse(fs.readFileSync(path.join(repoRoot, "examples/automation/tsconfig.json"), "utf8"));
-  fs.writeFileSync(path.join(app, "tsconfig.json"), JSON.stringify({ ...tsconfig, files: ["tenants.ts", "service.ts"] }));
+  fs.writeFileSync(
+    path.join(app, "tsconfig.json"),
+    JSON.stringify({ ...tsconfig, files: ["tenants.ts", "service.ts"] }),
+  );
   fs.writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "svc-app", private: true }));
   const consumer = installConsumer();
   fs.symlinkSync(path.join(consumer, "node_modules"), path.join(app, "node_modules"));
-  execFileSync(process.execPath, [path.join(consumer, "node_modules/typescript/bin/tsc"), "-p", app], { stdio: "inherit" });
+  execFileSync(process.execPath, [path.join(consumer, "node_modules/typescript/bin/tsc"), "-p", app], {
+    stdio: "inherit",
+  });
   for (const d of ["backend", "home", "empty", "tmp"]) fs.mkdirSync(path.join(work, d));
 });
 
@@ -60,7 +65,11 @@ function service(cwd: string, script: string, args: string[]): Promise<Run> {
     // LocalWorkspace makes a work directory per inline stack in the temp dir and leaves it there.
     TMPDIR: path.join(work, "tmp"),
   };
-  const child = spawn(path.join(nodeBinDir(), "node"), [path.join(app, "dist", script), ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(path.join(nodeBinDir(), "node"), [path.join(app, "dist", script), ...args], {
+    cwd,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
@@ -78,8 +87,10 @@ function service(cwd: string, script: string, args: string[]): Promise<Run> {
   );
 }
 
-const step = (run: Run, name: string) => run.steps.find((s) => s.step === name) ?? expect.fail(`no step ${name} in:\n${run.output}`);
-const createsOf = (api: ApiServer, userName: string) => api.requests.filter((r) => r.path === "/storage/users" && JSON.parse(r.body).UserName === userName).length;
+const step = (run: Run, name: string) =>
+  run.steps.find((s) => s.step === name) ?? expect.fail(`no step ${name} in:\n${run.output}`);
+const createsOf = (api: ApiServer, userName: string) =>
+  api.requests.filter((r) => r.path === "/storage/users" && JSON.parse(r.body).UserName === userName).length;
 
 describe("one process, many stacks", () => {
   let run: Run;
@@ -93,14 +104,26 @@ describe("one process, many stacks", () => {
 
   test("a plain token after a secret one is refused for its own stack: CONFIG_NOT_SECRET, nothing created", () => {
     expect(step(run, "secret-token").ok, run.output).toBe(true);
-    expect(step(run, "plain-token-check")).toMatchObject({ ok: false, code: "CONFIG_NOT_SECRET", message: expect.stringContaining("storage:accessToken is set in plain text") });
-    expect(step(run, "named-plain-check")).toMatchObject({ ok: false, code: "CONFIG_NOT_SECRET", message: expect.stringContaining('stack.setConfig("storage:connections.eu.accessToken", { value: token, secret: true }, true)') });
+    expect(step(run, "plain-token-check")).toMatchObject({
+      ok: false,
+      code: "CONFIG_NOT_SECRET",
+      message: expect.stringContaining("storage:accessToken is set in plain text"),
+    });
+    expect(step(run, "named-plain-check")).toMatchObject({
+      ok: false,
+      code: "CONFIG_NOT_SECRET",
+      message: expect.stringContaining(
+        'stack.setConfig("storage:connections.eu.accessToken", { value: token, secret: true }, true)',
+      ),
+    });
     expect(step(run, "named-secret-check")).toEqual({ step: "named-secret-check", ok: true });
     const plain = step(run, "plain-token");
     expect(plain.ok).toBe(false);
     expect(plain.failures.map((f: any) => f.code)).toEqual(["CONFIG_NOT_SECRET"]);
     expect(plain.fromText.map((f: any) => f.code)).toEqual(["CONFIG_NOT_SECRET"]);
-    expect(plain.failures[0].message).toContain('stack.setConfig("storage:accessToken", { value: token, secret: true })');
+    expect(plain.failures[0].message).toContain(
+      'stack.setConfig("storage:accessToken", { value: token, secret: true })',
+    );
     expect(apis[0].requests.filter((r) => /^(plain|checked)-/.test(JSON.parse(r.body).UserName))).toEqual([]);
   });
 
@@ -108,9 +131,17 @@ describe("one process, many stacks", () => {
     const [a, b] = [step(run, "concurrent-a"), step(run, "concurrent-b")];
     expect([a.ok, b.ok], run.output).toEqual([true, true]);
     expect(a.s3Secret && b.s3Secret).toBe(true);
-    const [aName, bName] = [apis[0].users.find((u) => u.Name.startsWith("a-"))?.Name, apis[1].users.find((u) => u.Name.startsWith("b-"))?.Name];
+    const [aName, bName] = [
+      apis[0].users.find((u) => u.Name.startsWith("a-"))?.Name,
+      apis[1].users.find((u) => u.Name.startsWith("b-"))?.Name,
+    ];
     expect(aName && bName).toBeTruthy();
-    expect([createsOf(apis[0], aName!), createsOf(apis[1], bName!), createsOf(apis[1], aName!), createsOf(apis[0], bName!)]).toEqual([1, 1, 0, 0]);
+    expect([
+      createsOf(apis[0], aName!),
+      createsOf(apis[1], bName!),
+      createsOf(apis[1], aName!),
+      createsOf(apis[0], bName!),
+    ]).toEqual([1, 1, 0, 0]);
     expect(apis[0].users.find((u) => u.Name === aName)!.Id).toBe(a.userId);
     expect(apis[1].users.find((u) => u.Name === bName)!.Id).toBe(b.userId);
   });
@@ -130,23 +161,33 @@ describe("one process, many stacks", () => {
       {
         code: "NAME_TAKEN",
         message: expect.stringMatching(/^\[NAME_TAKEN\] the storage API already has a user named 'first-/),
-        urn: expect.stringMatching(/^urn:pulumi:taken-[a-z0-9]+::svc::pulumi-nodejs:dynamic\/storage:StorageUser::storage$/),
+        urn: expect.stringMatching(
+          /^urn:pulumi:taken-[a-z0-9]+::svc::pulumi-nodejs:dynamic\/storage:StorageUser::storage$/,
+        ),
         resourceName: "storage",
         userName,
       },
     ]);
     // Without the events, the error's text gives the code and the resource name.
-    expect(taken.fromText).toEqual([{ code: "NAME_TAKEN", message: taken.failures[0].message, resourceName: "storage" }]);
+    expect(taken.fromText).toEqual([
+      { code: "NAME_TAKEN", message: taken.failures[0].message, resourceName: "storage" },
+    ]);
   });
 
   test("destroy: each user left on the service arrives as a warning event with its URN", () => {
-    for (const [name, stack] of [["destroy-first", "first"], ["destroy-a", "a"], ["destroy-b", "b"]]) {
+    for (const [name, stack] of [
+      ["destroy-first", "first"],
+      ["destroy-a", "a"],
+      ["destroy-b", "b"],
+    ]) {
       const d = step(run, name);
       expect(d.failures).toEqual([]);
       expect(d.warnings).toHaveLength(1);
       expect(d.warnings[0]).toMatchObject({
         code: "USER_LEFT_STACK",
-        urn: expect.stringMatching(new RegExp(`^urn:pulumi:${stack}-[a-z0-9]+::svc::pulumi-nodejs:dynamic/storage:StorageUser::storage$`)),
+        urn: expect.stringMatching(
+          new RegExp(`^urn:pulumi:${stack}-[a-z0-9]+::svc::pulumi-nodejs:dynamic/storage:StorageUser::storage$`),
+        ),
         resourceName: "storage",
         userName: expect.stringMatching(new RegExp(`^${stack}-`)),
         message: expect.stringContaining("left the stack but still exists on the storage service"),
@@ -160,15 +201,26 @@ describe("one process, many stacks", () => {
       ["token 2", tokens[1]],
       ...apis.flatMap((a) => a.users.flatMap(secretsOf)),
     ]);
-    const places = [...filesUnder(path.join(work, "backend")), ...filesUnder(path.join(work, "home")), ["service output", run.output] as [string, string]];
-    expect(places.some(([p]) => p.includes(`${path.sep}history${path.sep}`)), "no history to search").toBe(true);
+    const places = [
+      ...filesUnder(path.join(work, "backend")),
+      ...filesUnder(path.join(work, "home")),
+      ["service output", run.output] as [string, string],
+    ];
+    expect(
+      places.some(([p]) => p.includes(`${path.sep}history${path.sep}`)),
+      "no history to search",
+    ).toBe(true);
     expect(apis[0].users.length + apis[1].users.length).toBeGreaterThanOrEqual(3);
     // One exception, the CLI's own: it records each update's config in the stack's history
     // before the program runs, plain values in plain text, so the `up` that the program refused
     // left the plain token in that update's record (docs/automation-api.md: checkStackConfig
     // refuses it before any operation, as the "checked-" stack shows).
     const found = hits(places, needles);
-    expect(found.filter((f) => !/^token 1 in .*[\\/]history[\\/]svc[\\/]plain-[a-z0-9]+[\\/]plain-[a-z0-9-]+\.history\.json$/.test(f))).toEqual([]);
+    expect(
+      found.filter(
+        (f) => !/^token 1 in .*[\\/]history[\\/]svc[\\/]plain-[a-z0-9]+[\\/]plain-[a-z0-9-]+\.history\.json$/.test(f),
+      ),
+    ).toEqual([]);
     expect(found.some((f) => f.includes(`${path.sep}checked-`))).toBe(false);
   });
 });
@@ -178,7 +230,10 @@ describe("inline program with default options", () => {
     const r = await service(app, "service.js", ["one", apis[0].url, tokens[0]]);
     expect(r.code, r.output).toBe(0);
     expect(step(r, "up").ok, r.output).toBe(true);
-    expect(step(r, "outputs")).toMatchObject({ envSecret: true, envNames: expect.arrayContaining(["AWS_ACCESS_KEY_ID", "FTP_PASSWORD"]) });
+    expect(step(r, "outputs")).toMatchObject({
+      envSecret: true,
+      envNames: expect.arrayContaining(["AWS_ACCESS_KEY_ID", "FTP_PASSWORD"]),
+    });
     expect(step(r, "destroy").warnings.map((w: any) => w.code)).toEqual(["USER_LEFT_STACK"]);
   });
 
@@ -188,8 +243,12 @@ describe("inline program with default options", () => {
     const up = step(r, "up");
     expect(up.ok).toBe(false);
     expect(up.failures.map((f: any) => f.code)).toEqual(["PLUGIN_CANNOT_START"]);
-    expect(up.failures[0].message).toContain(`in ${path.join(work, "empty")}, where @pulumi/pulumi and pulumi-storage-user cannot be loaded`);
-    expect(up.failures[0].message).toContain("projectSettings: { name: projectName, runtime: \"nodejs\", main: <that directory> }");
+    expect(up.failures[0].message).toContain(
+      `in ${path.join(work, "empty")}, where @pulumi/pulumi and pulumi-storage-user cannot be loaded`,
+    );
+    expect(up.failures[0].message).toContain(
+      'projectSettings: { name: projectName, runtime: "nodejs", main: <that directory> }',
+    );
     expect(r.output).not.toContain("Cannot find module");
     expect(apis[0].createAttempts).toBe(before);
   });
@@ -207,8 +266,14 @@ describe("examples/automation, as its README runs it", () => {
     expect(creds.output).toContain("AWS_SECRET_ACCESS_KEY=[secret]");
     const removed = await service("/", "tenants.js", ["remove", tenant]);
     expect(removed.code, removed.output).toBe(0);
-    expect(removed.output).toMatch(new RegExp(`warning USER_LEFT_STACK \\(urn:pulumi:${tenant}::tenants::pulumi-nodejs:dynamic/storage:StorageUser::storage\\)`));
-    expect(hits([["example output", up.output + creds.output + removed.output]], withEncodings(secretsOf(user!)))).toEqual([]);
+    expect(removed.output).toMatch(
+      new RegExp(
+        `warning USER_LEFT_STACK \\(urn:pulumi:${tenant}::tenants::pulumi-nodejs:dynamic/storage:StorageUser::storage\\)`,
+      ),
+    );
+    expect(
+      hits([["example output", up.output + creds.output + removed.output]], withEncodings(secretsOf(user!))),
+    ).toEqual([]);
     expect(createsOf(apis[0], `tenant-${tenant}`)).toBe(1);
   });
 });

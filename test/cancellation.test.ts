@@ -37,7 +37,6 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -115,7 +114,10 @@ async function interruptedUp(
 
 function checkpoint(stack: TestStack): { resources: Array<Record<string, any>>; pending: Array<Record<string, any>> } {
   const latest = JSON.parse(stack.stateFileText()).checkpoint.latest ?? {};
-  return { resources: (latest.resources ?? []).filter((r: any) => r.type === TYPE), pending: latest.pending_operations ?? [] };
+  return {
+    resources: (latest.resources ?? []).filter((r: any) => r.type === TYPE),
+    pending: latest.pending_operations ?? [],
+  };
 }
 
 /** The next up, at normal speed: which names it POSTed. */
@@ -148,7 +150,11 @@ function expectForceStopOutcome(i: Interrupted, next: { run: RunResult; posted: 
  * run had already created. `complete`: besides, the next up succeeds and every user is in state
  * under its Id, all COUNT of them.
  */
-function expectSafe(i: Interrupted, next: { run: RunResult; posted: string[]; existedBefore: string[] }, complete = true) {
+function expectSafe(
+  i: Interrupted,
+  next: { run: RunResult; posted: string[]; existedBefore: string[] },
+  complete = true,
+) {
   const names = i.api.users.map((u) => u.Name);
   expect(new Set(names).size, `duplicate users on the server: ${names.join(", ")}`).toBe(names.length);
   const again = next.posted.filter((n) => next.existedBefore.includes(n));
@@ -159,7 +165,9 @@ function expectSafe(i: Interrupted, next: { run: RunResult; posted: string[]; ex
   expect([...names].sort()).toEqual(Array.from({ length: COUNT }, (_, k) => `${prefix}-${k}`).sort());
   const { resources, pending } = checkpoint(i.stack);
   expect(pending).toEqual([]);
-  expect(resources.map((r) => [r.urn.split("::").pop(), r.id]).sort()).toEqual(i.api.users.map((u) => [u.Name, String(u.Id)]).sort());
+  expect(resources.map((r) => [r.urn.split("::").pop(), r.id]).sort()).toEqual(
+    i.api.users.map((u) => [u.Name, String(u.Id)]).sort(),
+  );
 }
 
 describe("an interrupted pulumi up", () => {
@@ -173,7 +181,9 @@ describe("an interrupted pulumi up", () => {
     // Every user the server made is in state under its Id; nothing else is.
     expect(i.api.users.length).toBeGreaterThanOrEqual(PARALLEL);
     expect(i.api.users.length).toBeLessThan(COUNT);
-    expect(after.resources.map((r) => [r.urn.split("::").pop(), r.id]).sort()).toEqual(i.api.users.map((u) => [u.Name, String(u.Id)]).sort());
+    expect(after.resources.map((r) => [r.urn.split("::").pop(), r.id]).sort()).toEqual(
+      i.api.users.map((u) => [u.Name, String(u.Id)]).sort(),
+    );
     const before = i.api.users.length;
     const next = await nextUp(i);
     expect(next.posted).toHaveLength(COUNT - before);
@@ -200,7 +210,9 @@ describe("an interrupted pulumi up", () => {
     const after = checkpoint(i.stack);
     // What the CLI leaves: the in-flight creates as pending CREATE operations, not resources.
     expect(after.pending.map((p) => p.type)).toEqual(Array(after.pending.length).fill("creating"));
-    expect(after.pending.map((p) => p.resource.urn.split("::").pop()).sort()).toEqual(i.api.users.map((u) => u.Name).sort());
+    expect(after.pending.map((p) => p.resource.urn.split("::").pop()).sort()).toEqual(
+      i.api.users.map((u) => u.Name).sort(),
+    );
     expect(after.resources).toHaveLength(0);
     expectForceStopOutcome(i, await nextUp(i));
   });
@@ -213,7 +225,9 @@ describe("an interrupted pulumi up", () => {
     expect(i.run.code).not.toBe(0);
     const after = checkpoint(i.stack);
     expect(after.pending).toEqual([]);
-    expect(after.resources.map((r) => [r.urn.split("::").pop(), r.id]).sort()).toEqual(i.api.users.map((u) => [u.Name, String(u.Id)]).sort());
+    expect(after.resources.map((r) => [r.urn.split("::").pop(), r.id]).sort()).toEqual(
+      i.api.users.map((u) => [u.Name, String(u.Id)]).sort(),
+    );
     expectSafe(i, await nextUp(i));
   });
 
@@ -223,8 +237,14 @@ describe("an interrupted pulumi up", () => {
     const made = i.api.users.length;
     // What docs/failure-modes.md says: the language host and the plugin outlive the CLI killed alone.
     const left = `left running afterwards: ${i.lingering.join(" | ") || "none"}`;
-    expect(i.lingering.some((c) => /pulumi-language-nodejs|language-host\/main\.js/.test(c)), left).toBe(true);
-    expect(i.lingering.some((c) => c.includes("cmd/dynamic-provider")), left).toBe(true);
+    expect(
+      i.lingering.some((c) => /pulumi-language-nodejs|language-host\/main\.js/.test(c)),
+      left,
+    ).toBe(true);
+    expect(
+      i.lingering.some((c) => c.includes("cmd/dynamic-provider")),
+      left,
+    ).toBe(true);
     const locked = await nextUp(i);
     expect(locked.run.code).not.toBe(0);
     expect(locked.run.output).toContain("the stack is currently locked");

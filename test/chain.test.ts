@@ -16,7 +16,12 @@ test("pulumi up creates exactly one user and records the answer; destroy succeed
     const up = await stack.up();
     expect(up.code, up.output).toBe(0);
     expect(api.users).toHaveLength(1);
-    expect(api.requests[0]).toMatchObject({ method: "POST", path: "/storage/users", authorized: true, contentType: "application/json" });
+    expect(api.requests[0]).toMatchObject({
+      method: "POST",
+      path: "/storage/users",
+      authorized: true,
+      contentType: "application/json",
+    });
     expect(await stack.outputs()).toEqual({ userId: api.users[0].Id, state: "New", taskType: "StorageUserCreate" });
     const [resource] = await stack.resources("pulumi-nodejs:dynamic:Resource");
     expect(resource.id).toBe(String(api.users[0].Id));

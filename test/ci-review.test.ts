@@ -33,7 +33,11 @@ beforeAll(async () => {
   api = await startApiServer({ token });
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "psu-ci-review-"));
   // ci-preview runs ../from-config/index.ts; both beside the package as examples/ has it installed.
-  for (const dir of ["ci-preview", "from-config"]) fs.cpSync(path.join(examples, dir), path.join(tmp, "examples", dir), { recursive: true, filter: (f) => !/Pulumi\.[^/]+\.yaml$/.test(f) || f.endsWith(".example.yaml") });
+  for (const dir of ["ci-preview", "from-config"])
+    fs.cpSync(path.join(examples, dir), path.join(tmp, "examples", dir), {
+      recursive: true,
+      filter: (f) => !/Pulumi\.[^/]+\.yaml$/.test(f) || f.endsWith(".example.yaml"),
+    });
   fs.symlinkSync(path.join(installConsumer(), "node_modules"), path.join(tmp, "examples", "node_modules"));
   example = path.join(tmp, "examples", "ci-preview");
   stack = await TestStack.create({
@@ -51,7 +55,8 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const setUsers = (users: Array<Record<string, string>>) => stack.must(["config", "set", "--path", "users", JSON.stringify(users)]);
+const setUsers = (users: Array<Record<string, string>>) =>
+  stack.must(["config", "set", "--path", "users", JSON.stringify(users)]);
 
 /** Runs `lines` as a job's steps do (each its own bash -e, in order, stopping at the first failure). */
 function job(lines: string[], labels: string[]) {
@@ -59,7 +64,15 @@ function job(lines: string[], labels: string[]) {
   fs.writeFileSync(event, JSON.stringify({ pull_request: { number: 7, labels: labels.map((name) => ({ name })) } }));
   const summary = path.join(tmp, `summary-${Date.now()}.md`);
   // A job has no PULUMI_SKIP_CONFIRMATIONS (it implies --yes, which --preview-only refuses).
-  const env = { ...stack.baseEnv(), PULUMI_SKIP_CONFIRMATIONS: "", PULUMI_STACK: stack.stackName, GITHUB_EVENT_PATH: event, GITHUB_STEP_SUMMARY: summary, ALLOW_LABEL: label, GITHUB_ACTIONS: "true" };
+  const env = {
+    ...stack.baseEnv(),
+    PULUMI_SKIP_CONFIRMATIONS: "",
+    PULUMI_STACK: stack.stackName,
+    GITHUB_EVENT_PATH: event,
+    GITHUB_STEP_SUMMARY: summary,
+    ALLOW_LABEL: label,
+    GITHUB_ACTIONS: "true",
+  };
   let output = "";
   let code = 0;
   let step = 0;
@@ -82,14 +95,22 @@ const users = async () => {
 };
 
 test("the workflow has the review steps, after the preview, with the label documented", () => {
-  expect(reviewLines).toEqual(['pulumi preview --stack "$PULUMI_STACK" --non-interactive --json > preview.json', "npx --no-install pulumi-storage-user review preview.json"]);
+  expect(reviewLines).toEqual([
+    'pulumi preview --stack "$PULUMI_STACK" --non-interactive --json > preview.json',
+    "npx --no-install pulumi-storage-user review preview.json",
+  ]);
   expect(label).toBe("allow-storage-user-removal");
   expect(fs.readFileSync(path.join(examples, "ci-preview", "README.md"), "utf8")).toContain(label);
 });
 
 test("a change that deletes nothing passes", async () => {
   const sent = api.requests.length;
-  await setUsers([{ name: "app", userName: "ci-app" }, { name: "gone", userName: "ci-gone" }, { name: "rot" }, { name: "added" }]);
+  await setUsers([
+    { name: "app", userName: "ci-app" },
+    { name: "gone", userName: "ci-gone" },
+    { name: "rot" },
+    { name: "added" },
+  ]);
   const r = job(reviewLines, []);
   expect(r.code, r.output).toBe(0);
   expect(r.output).toContain("no storage user is removed or replaced");
@@ -106,7 +127,9 @@ test("a removal and a replacement are annotated with id, userName and service an
   expect(r.output).toContain(
     `::error title=StorageUser gone removed::StorageUser 'gone' (id ${before.gone.id}, userName 'ci-gone', on ${service}) leaves the stack but stays on the service with working credentials`,
   );
-  expect(r.output).toContain(`::error title=StorageUser app replaced::StorageUser 'app' (id ${before.app.id}, userName 'ci-app', on ${service}) is replaced`);
+  expect(r.output).toContain(
+    `::error title=StorageUser app replaced::StorageUser 'app' (id ${before.app.id}, userName 'ci-app', on ${service}) is replaced`,
+  );
   expect(r.output).not.toContain("StorageUser rot");
   expect(r.output).toContain(`Add the label '${label}'`);
   expect(r.summary).toContain(`| gone | removed | ${before.gone.id} | ci-gone | ${service} |`);
@@ -121,14 +144,20 @@ test("a removal and a replacement are annotated with id, userName and service an
 test("pulumi destroy --preview-only --json through the same step flags every user", async () => {
   const before = await users();
   const review = reviewLines[1];
-  const r = job([`pulumi destroy --stack "$PULUMI_STACK" --non-interactive --preview-only --json > preview.json`, review], []);
+  const r = job(
+    [`pulumi destroy --stack "$PULUMI_STACK" --non-interactive --preview-only --json > preview.json`, review],
+    [],
+  );
   expect(r.code, r.output).toBe(1);
-  for (const [name, u] of Object.entries(before)) expect(r.output).toContain(`StorageUser '${name}' (id ${u.id}, userName '${u.userName}'`);
+  for (const [name, u] of Object.entries(before))
+    expect(r.output).toContain(`StorageUser '${name}' (id ${u.id}, userName '${u.userName}'`);
   expect((await users()).app.id).toBe(before.app.id); // a preview: nothing went
 });
 
 test("a file that is no preview stops the job with exit 2, saying what to pass", () => {
-  const r = job(["echo '{\"stack\":\"dev\"}' > preview.json", reviewLines[1]], []);
+  const r = job(['echo \'{"stack":"dev"}\' > preview.json', reviewLines[1]], []);
   expect(r.code, r.output).toBe(2);
-  expect(r.output).toContain("::error title=StorageUser review::cannot read the preview preview.json (no steps list: is this the output of pulumi preview --json?)");
+  expect(r.output).toContain(
+    "::error title=StorageUser review::cannot read the preview preview.json (no steps list: is this the output of pulumi preview --json?)",
+  );
 });

@@ -25,15 +25,21 @@ const posts = () => a.createAttempts + b.createAttempts;
 
 describe("one program, two services: the default connection and connection 'eu'", () => {
   let stack: TestStack;
-  const setUsers = (list: Array<Record<string, unknown>>) => stack.must(["config", "set", "options:users", JSON.stringify(list)]);
+  const setUsers = (list: Array<Record<string, unknown>>) =>
+    stack.must(["config", "set", "options:users", JSON.stringify(list)]);
   const home = { name: "home", userName: "c-home" };
   const eu = { name: "eu", userName: "c-eu", connection: "eu" };
-  const outputs = async () => (await stack.outputs()).users as Record<string, { id: string; baseUrl: string | null; connection: string | null }>;
+  const outputs = async () =>
+    (await stack.outputs()).users as Record<string, { id: string; baseUrl: string | null; connection: string | null }>;
 
   beforeAll(async () => {
     stack = await TestStack.create({
       programDir: "test/programs/options",
-      config: { "storage:baseUrl": a.url, "storage:connections.eu.baseUrl": b.url, "options:users": JSON.stringify([home, eu]) },
+      config: {
+        "storage:baseUrl": a.url,
+        "storage:connections.eu.baseUrl": b.url,
+        "options:users": JSON.stringify([home, eu]),
+      },
     });
   });
   afterAll(() => stack.dispose());
@@ -50,7 +56,9 @@ describe("one program, two services: the default connection and connection 'eu'"
     await setUsers([home, eu, { name: "x", userName: "c-x", connection: "EU West" }]);
     r = await stack.preview();
     expect(r.code, r.output).not.toBe(0);
-    expect(r.output).toContain('[INVALID_INPUT] StorageUser \'x\' has invalid arguments: connection "EU West" is not a connection name');
+    expect(r.output).toContain(
+      "[INVALID_INPUT] StorageUser 'x' has invalid arguments: connection \"EU West\" is not a connection name",
+    );
     await setUsers([home, eu]);
     expect(posts()).toBe(0);
   });
@@ -63,7 +71,10 @@ describe("one program, two services: the default connection and connection 'eu'"
     expect(a.users.map((u) => u.Name)).toEqual(["c-home"]);
     expect(b.users.map((u) => u.Name)).toEqual(["c-eu"]);
     // Each server accepts only its own token: both creates were authorized.
-    expect([...a.requests, ...b.requests].map((q) => [q.status, q.authorized])).toEqual([[200, true], [200, true]]);
+    expect([...a.requests, ...b.requests].map((q) => [q.status, q.authorized])).toEqual([
+      [200, true],
+      [200, true],
+    ]);
 
     const out = await outputs();
     expect(out.home).toEqual({ id: String(a.users[0].Id), userName: "c-home", baseUrl: href(a.url), connection: null });
@@ -89,7 +100,9 @@ describe("one program, two services: the default connection and connection 'eu'"
     const up = await stack.up();
     expect(up.code, up.output).toBe(0);
     expect(up.output).toContain(warning);
-    expect(up.output).toMatch(/`pulumi up --replace 'urn:pulumi:[^']+::pulumi-nodejs:dynamic\/storage:StorageUser::[^']+'`/);
+    expect(up.output).toMatch(
+      /`pulumi up --replace 'urn:pulumi:[^']+::pulumi-nodejs:dynamic\/storage:StorageUser::[^']+'`/,
+    );
     expect(posts()).toBe(before);
     expect((await outputs()).eu.baseUrl).toBe(href(b.url));
     await stack.must(["config", "set", "--path", "storage:connections.eu.baseUrl", b.url]);
@@ -111,8 +124,12 @@ describe("one program, two services: the default connection and connection 'eu'"
 
     const moved = await stack.up([], { env: { STORAGE_SERVICE_NEW_ADDRESS: renamed } });
     expect(moved.code, moved.output).toBe(0);
-    expect(moved.output).toContain(`StorageUser 'c-eu' (id ${b.users[0].Id}) is recorded on ${href(renamed)}, where connection 'eu' points, instead of ${href(b.url)}`);
-    expect((await outputs()).eu).toEqual(expect.objectContaining({ id: String(b.users[0].Id), baseUrl: href(renamed) }));
+    expect(moved.output).toContain(
+      `StorageUser 'c-eu' (id ${b.users[0].Id}) is recorded on ${href(renamed)}, where connection 'eu' points, instead of ${href(b.url)}`,
+    );
+    expect((await outputs()).eu).toEqual(
+      expect.objectContaining({ id: String(b.users[0].Id), baseUrl: href(renamed) }),
+    );
     const after = await stack.preview();
     expect(after.code, after.output).toBe(0);
     expect(after.output).not.toContain("lives on");
@@ -126,7 +143,9 @@ describe("one program, two services: the default connection and connection 'eu'"
     let r = await stack.up();
     expect(r.code, r.output).toBe(0);
     expect(r.output).not.toContain("lives on");
-    expect((await outputs()).home).toEqual(expect.objectContaining({ id: String(a.users[0].Id), baseUrl: href(a.url), connection: "alias_a" }));
+    expect((await outputs()).home).toEqual(
+      expect.objectContaining({ id: String(a.users[0].Id), baseUrl: href(a.url), connection: "alias_a" }),
+    );
 
     // 'home' to connection 'eu' (service B): it stays on A, said at preview and up.
     await setUsers([{ ...home, connection: "eu" }, eu]);
@@ -138,7 +157,9 @@ describe("one program, two services: the default connection and connection 'eu'"
     expect(r.code, r.output).toBe(0);
     expect(r.output).toContain(text);
     expect(posts()).toBe(2);
-    expect((await outputs()).home).toEqual(expect.objectContaining({ id: String(a.users[0].Id), baseUrl: href(a.url), connection: "eu" }));
+    expect((await outputs()).home).toEqual(
+      expect.objectContaining({ id: String(a.users[0].Id), baseUrl: href(a.url), connection: "eu" }),
+    );
   });
 
   test("environment fallbacks per name: STORAGE_API_URL_<NAME>, STORAGE_ACCESS_TOKEN_<NAME>", async () => {

@@ -19,7 +19,9 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** The tracked files as they are in the working tree: what a clone of this commit holds. */
 function freshCopy(dir: string) {
-  const files = spawnSync("git", ["ls-files", "-z"], { cwd: repoRoot, encoding: "utf8" }).stdout.split("\0").filter(Boolean);
+  const files = spawnSync("git", ["ls-files", "-z"], { cwd: repoRoot, encoding: "utf8" })
+    .stdout.split("\0")
+    .filter(Boolean);
   for (const f of files) {
     if (!fs.existsSync(path.join(repoRoot, f))) continue; // deleted, not yet committed
     fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
@@ -36,49 +38,66 @@ let group: number | undefined;
 function killGroup(pid: number) {
   try {
     process.kill(-pid, "SIGTERM");
-  } catch {}
+  } catch {
+    // Already gone: nothing to stop.
+  }
   group = undefined;
 }
 afterAll(() => group && killGroup(group));
 
-test("the block runs as written: users stack, app-config stack, a 0600 env file with the user's credentials", { timeout: 900_000 }, async () => {
-  expect(block).toContain("npm pack");
-  // The block starts the local API on a fixed port, as a user would.
-  expect(await portTaken(8080), "port 8080 is taken: the block's local API could not start").toBe(false);
-  const clone = path.join(tmp, "pulumi-storage-user");
-  freshCopy(clone);
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of Object.keys(env)) if (/^(STORAGE_|PULUMI_)/.test(k)) delete env[k];
-  Object.assign(env, {
-    PATH: [locateCli(), nodeBinDir(), process.env.PATH].join(path.delimiter),
-    PULUMI_HOME: path.join(tmp, "pulumi-home"),
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    NO_COLOR: "1",
-    npm_config_loglevel: "error",
-    npm_config_prefer_offline: "true",
-  });
-  // -e: the first failing command ends it, as it would stop a user reading the output.
-  const child = spawn("bash", ["-e", "-c", block], { cwd: clone, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  group = child.pid;
-  let output = "";
-  child.stdout.on("data", (c) => (output += c));
-  child.stderr.on("data", (c) => (output += c));
-  // "exit", not "close": a server left running would hold the pipes open.
-  const code = await new Promise<number>((resolve) => child.on("exit", (c) => resolve(c ?? 1)));
-  let apiLeft = true;
-  for (let i = 0; i < 30 && apiLeft; i++) {
-    apiLeft = await portTaken(8080);
-    if (apiLeft) await new Promise((r) => setTimeout(r, 100));
-  }
-  killGroup(child.pid!); // the API, if the block stopped before its `kill %1`
-  expect(code, output).toBe(0);
-  expect(apiLeft, "the block's `kill %1` left the local API running").toBe(false);
-  expect(output).toMatch(/storage API listening on http:\/\/127\.0\.0\.1:8080/);
-  const envFile = path.join(clone, "examples", "app-config", "app.env");
-  expect(fs.statSync(envFile).mode & 0o777).toBe(0o600);
-  const vars = Object.fromEntries(fs.readFileSync(envFile, "utf8").trimEnd().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1).replace(/^'(.*)'$/, "$1")]));
-  // The file holds what the users stack exported for `app`, printed by its --show-secrets line.
-  expect(vars.AWS_ACCESS_KEY_ID).toMatch(/\S/);
-  expect(output).toContain(vars.AWS_SECRET_ACCESS_KEY);
-  expect(output).toMatch(/"userName":\s*"app-[0-9a-f]{7}"/);
-});
+test(
+  "the block runs as written: users stack, app-config stack, a 0600 env file with the user's credentials",
+  { timeout: 900_000 },
+  async () => {
+    expect(block).toContain("npm pack");
+    // The block starts the local API on a fixed port, as a user would.
+    expect(await portTaken(8080), "port 8080 is taken: the block's local API could not start").toBe(false);
+    const clone = path.join(tmp, "pulumi-storage-user");
+    freshCopy(clone);
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const k of Object.keys(env)) if (/^(STORAGE_|PULUMI_)/.test(k)) delete env[k];
+    Object.assign(env, {
+      PATH: [locateCli(), nodeBinDir(), process.env.PATH].join(path.delimiter),
+      PULUMI_HOME: path.join(tmp, "pulumi-home"),
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      NO_COLOR: "1",
+      npm_config_loglevel: "error",
+      npm_config_prefer_offline: "true",
+    });
+    // -e: the first failing command ends it, as it would stop a user reading the output.
+    const child = spawn("bash", ["-e", "-c", block], {
+      cwd: clone,
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    group = child.pid;
+    let output = "";
+    child.stdout.on("data", (c) => (output += c));
+    child.stderr.on("data", (c) => (output += c));
+    // "exit", not "close": a server left running would hold the pipes open.
+    const code = await new Promise<number>((resolve) => child.on("exit", (c) => resolve(c ?? 1)));
+    let apiLeft = true;
+    for (let i = 0; i < 30 && apiLeft; i++) {
+      apiLeft = await portTaken(8080);
+      if (apiLeft) await new Promise((r) => setTimeout(r, 100));
+    }
+    killGroup(child.pid!); // the API, if the block stopped before its `kill %1`
+    expect(code, output).toBe(0);
+    expect(apiLeft, "the block's `kill %1` left the local API running").toBe(false);
+    expect(output).toMatch(/storage API listening on http:\/\/127\.0\.0\.1:8080/);
+    const envFile = path.join(clone, "examples", "app-config", "app.env");
+    expect(fs.statSync(envFile).mode & 0o777).toBe(0o600);
+    const vars = Object.fromEntries(
+      fs
+        .readFileSync(envFile, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1).replace(/^'(.*)'$/, "$1")]),
+    );
+    // The file holds what the users stack exported for `app`, printed by its --show-secrets line.
+    expect(vars.AWS_ACCESS_KEY_ID).toMatch(/\S/);
+    expect(output).toContain(vars.AWS_SECRET_ACCESS_KEY);
+    expect(output).toMatch(/"userName":\s*"app-[0-9a-f]{7}"/);
+  },
+);

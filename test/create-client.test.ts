@@ -11,8 +11,14 @@ const token = "client-test-token-42";
 let api: ApiServer;
 const PROVIDER = "exports.handler = () => ({});";
 
-const useConfig = (values: Record<string, string | undefined>) => runtime.configure({ config: { get: (k: string) => values[k] } } as Parameters<typeof runtime.configure>[0]);
-const inputs = (extra: Record<string, unknown> = {}) => ({ userName: "app-prod", persistPassword: false, __provider: PROVIDER, ...extra });
+const useConfig = (values: Record<string, string | undefined>) =>
+  runtime.configure({ config: { get: (k: string) => values[k] } } as Parameters<typeof runtime.configure>[0]);
+const inputs = (extra: Record<string, unknown> = {}) => ({
+  userName: "app-prod",
+  persistPassword: false,
+  __provider: PROVIDER,
+  ...extra,
+});
 
 async function failure(p: Promise<unknown>): Promise<StorageUserError> {
   const err = await p.then(
@@ -35,7 +41,12 @@ describe("create on success", () => {
     const before = api.requests.length;
     const res = await runtime.create(inputs({ userName }));
     const sent = api.requests[before];
-    expect(sent).toMatchObject({ method: "POST", path: "/storage/users", contentType: "application/json", authorized: true });
+    expect(sent).toMatchObject({
+      method: "POST",
+      path: "/storage/users",
+      contentType: "application/json",
+      authorized: true,
+    });
     expect(JSON.parse(sent.body)).toEqual({ UserName: userName, PersistPassword: 0 });
 
     const u = api.users.find((x) => x.Name === userName)!;
@@ -51,7 +62,15 @@ describe("create on success", () => {
       account: {
         baseUrl: new URL(api.url).href, // where the user lives (docs/lifecycle.md "Where a user lives")
         state: "New",
-        tasks: [{ id: u.Tasks[0].Id, progressPercent: 0, type: "StorageUserCreate", state: "New", startDate: u.Tasks[0].StartDate }],
+        tasks: [
+          {
+            id: u.Tasks[0].Id,
+            progressPercent: 0,
+            type: "StorageUserCreate",
+            state: "New",
+            startDate: u.Tasks[0].StartDate,
+          },
+        ],
         swiftEndpoint: u.SwiftApiConnection.Endpoint,
         s3Endpoint: u.S3Connection.Endpoint,
         ftpHostName: u.FtpConnection.HostName,
@@ -59,7 +78,11 @@ describe("create on success", () => {
       secrets: {
         name: userName,
         password: u.Password,
-        swift: { tenantId: u.SwiftApiConnection.TenantId, accessKey: u.SwiftApiConnection.AccessKey, password: u.SwiftApiConnection.Password },
+        swift: {
+          tenantId: u.SwiftApiConnection.TenantId,
+          accessKey: u.SwiftApiConnection.AccessKey,
+          password: u.SwiftApiConnection.Password,
+        },
         s3: { accessKey: u.S3Connection.AccessKey, secretKey: u.S3Connection.SecretKey },
         ftp: { login: u.FtpConnection.Login, password: u.FtpConnection.Password },
       },
@@ -69,8 +92,17 @@ describe("create on success", () => {
     expect(credentialsOf(JSON.parse(outs.account), JSON.parse(outs.secrets))).toEqual({
       name: userName,
       password: u.Password,
-      swift: { endpoint: u.SwiftApiConnection.Endpoint, tenantId: u.SwiftApiConnection.TenantId, accessKey: u.SwiftApiConnection.AccessKey, password: u.SwiftApiConnection.Password },
-      s3: { endpoint: u.S3Connection.Endpoint, accessKey: u.S3Connection.AccessKey, secretKey: u.S3Connection.SecretKey },
+      swift: {
+        endpoint: u.SwiftApiConnection.Endpoint,
+        tenantId: u.SwiftApiConnection.TenantId,
+        accessKey: u.SwiftApiConnection.AccessKey,
+        password: u.SwiftApiConnection.Password,
+      },
+      s3: {
+        endpoint: u.S3Connection.Endpoint,
+        accessKey: u.S3Connection.AccessKey,
+        secretKey: u.S3Connection.SecretKey,
+      },
       ftp: { hostName: u.FtpConnection.HostName, login: u.FtpConnection.Login, password: u.FtpConnection.Password },
     });
   });
@@ -83,7 +115,10 @@ describe("create on success", () => {
 
   test("tolerates what a careful client should: 201, Id as a string, Tasks as one object, unknown fields", async () => {
     const userName = fresh();
-    api.inject({ kind: "reshape", transform: (u) => ({ ...u, Id: String(u.Id), Tasks: u.Tasks[0], Extra: { nested: true } }) });
+    api.inject({
+      kind: "reshape",
+      transform: (u) => ({ ...u, Id: String(u.Id), Tasks: u.Tasks[0], Extra: { nested: true } }),
+    });
     const res = await runtime.create(inputs({ userName }));
     const u = api.users.find((x) => x.Name === userName)!;
     expect(res.id).toBe(String(u.Id));
@@ -103,9 +138,18 @@ function fakeClock() {
 }
 
 /** createUser itself, on a fake clock, against `baseUrl` (the local API unless given). */
-function createOn(clock: Clock, opts: { userName?: string; budgetMs?: number; baseUrl?: string; accessToken?: string } = {}) {
+function createOn(
+  clock: Clock,
+  opts: { userName?: string; budgetMs?: number; baseUrl?: string; accessToken?: string } = {},
+) {
   return createUser(
-    { baseUrl: new URL(opts.baseUrl ?? api.url), accessToken: opts.accessToken ?? token, userName: opts.userName ?? fresh(), persistPassword: false, deadline: clock.now() + (opts.budgetMs ?? 600_000) },
+    {
+      baseUrl: new URL(opts.baseUrl ?? api.url),
+      accessToken: opts.accessToken ?? token,
+      userName: opts.userName ?? fresh(),
+      persistPassword: false,
+      deadline: clock.now() + (opts.budgetMs ?? 600_000),
+    },
     undefined,
     clock,
   );
@@ -170,7 +214,10 @@ describe("retries only what created nothing", () => {
   });
 
   test("same-origin 307 (absolute Location) and 308 (relative Location) are followed: one user, the token sent each time", async () => {
-    for (const [status, location] of [[307, `${api.url}/storage/users`], [308, "/storage/users"]] as const) {
+    for (const [status, location] of [
+      [307, `${api.url}/storage/users`],
+      [308, "/storage/users"],
+    ] as const) {
       const userName = fresh();
       const before = { attempts: api.createAttempts, requests: api.requests.length };
       api.inject({ kind: "redirect", status, location });
@@ -213,14 +260,21 @@ describe("retries only what created nothing", () => {
     useConfig({ "storage:connections": JSON.stringify({ eu: { baseUrl: api.url, accessToken: wrong } }) });
     const err = await failure(runtime.create(inputs({ userName: fresh(), connection: "eu" })));
     expect(err.code).toBe("UNAUTHORIZED");
-    expect(err.message).toContain("check the token of the user's connection (read from storage:connections.eu.accessToken)");
+    expect(err.message).toContain(
+      "check the token of the user's connection (read from storage:connections.eu.accessToken)",
+    );
     expect(err.message).not.toContain(wrong);
   });
 });
 
 /** Consumes faults left over by a test that stopped early, so they do not leak into the next. */
 async function drainFaults() {
-  for (let i = 0; i < 12; i++) await fetch(`${api.url}/storage/users`, { method: "POST", headers: { authorization: token, "content-type": "application/json" }, body: "{}" });
+  for (let i = 0; i < 12; i++)
+    await fetch(`${api.url}/storage/users`, {
+      method: "POST",
+      headers: { authorization: token, "content-type": "application/json" },
+      body: "{}",
+    });
 }
 
 describe("sent but unanswered: recorded, never retried", () => {
@@ -242,8 +296,20 @@ describe("sent but unanswered: recorded, never retried", () => {
     expect(rec.message).toContain(`may have been created`);
     expect(rec.message).toContain("pulumi up --replace");
     expect(rec.id).toMatch(/^unconfirmed-/);
-    expect(rec.properties).toMatchObject({ userName, persistPassword: false, baseUrl: new URL(api.url).href, __provider: PROVIDER, __failure: { code: "OUTCOME_UNKNOWN" } });
-    expect(Object.keys(rec.properties).sort()).toEqual(["__failure", "__provider", "baseUrl", "persistPassword", "userName"]);
+    expect(rec.properties).toMatchObject({
+      userName,
+      persistPassword: false,
+      baseUrl: new URL(api.url).href,
+      __provider: PROVIDER,
+      __failure: { code: "OUTCOME_UNKNOWN" },
+    });
+    expect(Object.keys(rec.properties).sort()).toEqual([
+      "__failure",
+      "__provider",
+      "baseUrl",
+      "persistPassword",
+      "userName",
+    ]);
     expect(api.createAttempts - before.attempts).toBe(1);
     expect(api.users.length - before.users).toBe(created);
   });
@@ -260,9 +326,17 @@ describe("sent but unanswered: recorded, never retried", () => {
 describe("created but unusable: recorded under the real Id", () => {
   test.each([
     ["a body cut mid-way", { kind: "garbled", withId: true }, "the body is not valid JSON"],
-    ["a missing secret key", { kind: "incomplete", omit: ["S3Connection.SecretKey"] }, "S3Connection.SecretKey is missing"],
+    [
+      "a missing secret key",
+      { kind: "incomplete", omit: ["S3Connection.SecretKey"] },
+      "S3Connection.SecretKey is missing",
+    ],
     ["a missing connection", { kind: "incomplete", omit: ["FtpConnection"] }, "FtpConnection is missing"],
-    ["a missing password and connection", { kind: "incomplete", omit: ["Password", "FtpConnection"] }, "Password is missing; FtpConnection is missing"],
+    [
+      "a missing password and connection",
+      { kind: "incomplete", omit: ["Password", "FtpConnection"] },
+      "Password is missing; FtpConnection is missing",
+    ],
     ["an oversized body", { kind: "oversized", bytes: 2_000_000 }, "larger than 1048576 bytes"],
   ] as const)("%s -> RESPONSE_UNUSABLE", async (_what, fault, problem) => {
     const userName = fresh();
@@ -285,14 +359,27 @@ describe("created but unusable: recorded under the real Id", () => {
       userName: "x",
       persistPassword: false,
       __provider: "old",
-      __failure: { code: "OUTCOME_UNKNOWN", what: "the answer was lost", todo: "check the service", at: "2026-01-01T00:00:00Z" },
+      __failure: {
+        code: "OUTCOME_UNKNOWN",
+        what: "the answer was lost",
+        todo: "check the service",
+        at: "2026-01-01T00:00:00Z",
+      },
     };
-    const err = (await failure(runtime.update("unconfirmed-1", recorded, { ...recorded, __provider: "new" }))) as RecordedFailure;
+    const err = (await failure(
+      runtime.update("unconfirmed-1", recorded, { ...recorded, __provider: "new" }),
+    )) as RecordedFailure;
     expect(err.id).toBe("unconfirmed-1");
     expect(err.properties.__provider).toBe("new");
-    expect(err.message).toBe("[OUTCOME_UNKNOWN] the answer was lost (recorded 2026-01-01T00:00:00Z; Pulumi will not create it again on its own): check the service");
+    expect(err.message).toBe(
+      "[OUTCOME_UNKNOWN] the answer was lost (recorded 2026-01-01T00:00:00Z; Pulumi will not create it again on its own): check the service",
+    );
     const account = { state: "New", tasks: [] };
-    const clean = await runtime.update("7", { userName: "x", account, __provider: "old" }, { userName: "x", __provider: "new" });
+    const clean = await runtime.update(
+      "7",
+      { userName: "x", account, __provider: "old" },
+      { userName: "x", __provider: "new" },
+    );
     expect(clean.outs).toEqual({ userName: "x", account });
     expect(api.createAttempts).toBe(before);
   });
@@ -303,15 +390,54 @@ describe("definite refusals name the fix", () => {
     ["401", { kind: "status", status: 401 }, "UNAUTHORIZED", "storage:accessToken"],
     ["403", { kind: "status", status: 403 }, "UNAUTHORIZED", "storage:accessToken"],
     ["404", { kind: "status", status: 404 }, "ENDPOINT_NOT_FOUND", "storage:baseUrl"],
-    ["409", { kind: "status", status: 409, body: '{"error":{"message":"taken"}}' }, "NAME_TAKEN", "leave userName out so a unique one is generated"],
-    ["400", { kind: "status", status: 400, body: '{"error":{"message":"UserName too odd"}}' }, "REJECTED", "UserName too odd"],
-    ["422 as plain text", { kind: "status", status: 422, body: "nope, not like that" }, "REJECTED", "nope, not like that"],
+    [
+      "409",
+      { kind: "status", status: 409, body: '{"error":{"message":"taken"}}' },
+      "NAME_TAKEN",
+      "leave userName out so a unique one is generated",
+    ],
+    [
+      "400",
+      { kind: "status", status: 400, body: '{"error":{"message":"UserName too odd"}}' },
+      "REJECTED",
+      "UserName too odd",
+    ],
+    [
+      "422 as plain text",
+      { kind: "status", status: 422, body: "nope, not like that" },
+      "REJECTED",
+      "nope, not like that",
+    ],
     ["301", { kind: "redirect", status: 301, location: "/storage/users" }, "REDIRECT_REFUSED", "POST into a GET"],
-    ["302", { kind: "redirect", status: 302, location: "/storage/users" }, "REDIRECT_REFUSED", "it would turn the POST into a GET"],
-    ["303", { kind: "redirect", status: 303, location: "/storage/users" }, "REDIRECT_REFUSED", "it would turn the POST into a GET"],
-    ["401 with the API's message", { kind: "status", status: 401, body: JSON.stringify({ error: { message: "token expired" } }) }, "UNAUTHORIZED", "HTTP 401: token expired"],
+    [
+      "302",
+      { kind: "redirect", status: 302, location: "/storage/users" },
+      "REDIRECT_REFUSED",
+      "it would turn the POST into a GET",
+    ],
+    [
+      "303",
+      { kind: "redirect", status: 303, location: "/storage/users" },
+      "REDIRECT_REFUSED",
+      "it would turn the POST into a GET",
+    ],
+    [
+      "401 with the API's message",
+      { kind: "status", status: 401, body: JSON.stringify({ error: { message: "token expired" } }) },
+      "UNAUTHORIZED",
+      "HTTP 401: token expired",
+    ],
     ["405", { kind: "status", status: 405 }, "ENDPOINT_NOT_FOUND", "storage:baseUrl"],
-    ["422 with the API's message", { kind: "status", status: 422, body: JSON.stringify({ error: { code: "quota", message: "user quota of the account reached" } }) }, "REJECTED", "HTTP 422: user quota of the account reached"],
+    [
+      "422 with the API's message",
+      {
+        kind: "status",
+        status: 422,
+        body: JSON.stringify({ error: { code: "quota", message: "user quota of the account reached" } }),
+      },
+      "REJECTED",
+      "HTTP 422: user quota of the account reached",
+    ],
   ] as const)("%s", async (_what, fault, code, hint) => {
     const before = { users: api.users.length, attempts: api.createAttempts };
     api.inject(fault);
@@ -355,13 +481,19 @@ describe("definite refusals name the fix", () => {
     useConfig({ "storage:baseUrl": api.url, "storage:accessToken": `Bearer ${token}` });
     const err = await failure(runtime.create(inputs({ userName: fresh() })));
     expect(err.code).toBe("UNAUTHORIZED");
-    expect(err.message).toContain("the configured token starts with a scheme such as `Bearer `, but the API takes the bare token");
+    expect(err.message).toContain(
+      "the configured token starts with a scheme such as `Bearer `, but the API takes the bare token",
+    );
     expect(err.message).not.toContain(token);
     expect(api.users.length).toBe(before);
   });
 
   test("an API error that echoes the token is redacted", async () => {
-    api.inject({ kind: "status", status: 400, body: JSON.stringify({ error: { message: `bad header Authorization: ${token}` } }) });
+    api.inject({
+      kind: "status",
+      status: 400,
+      body: JSON.stringify({ error: { message: `bad header Authorization: ${token}` } }),
+    });
     const err = await failure(runtime.create(inputs({ userName: fresh() })));
     expect(err.message).not.toContain(token);
     expect(err.message).toContain("[redacted]");
@@ -434,13 +566,25 @@ describe("configuration", () => {
 describe("diff", () => {
   const old = { userName: "a", persistPassword: false, userId: 1, __provider: "v1" };
   test.each([
-    ["nothing changed, provider code changed (an upgrade)", { userName: "a", persistPassword: false, __provider: "v2" }, []],
+    [
+      "nothing changed, provider code changed (an upgrade)",
+      { userName: "a", persistPassword: false, __provider: "v2" },
+      [],
+    ],
     ["persistPassword left out = its default", { userName: "a", __provider: "v1" }, []],
     ["userName changed", { userName: "b", persistPassword: false, __provider: "v1" }, ["userName"]],
     ["persistPassword changed", { userName: "a", persistPassword: true, __provider: "v1" }, ["persistPassword"]],
-    ["userName unknown during preview", { userName: "04da6b54-80e4-46f7-96ec-b56ff0331ba9", __provider: "v1" }, ["userName"]],
+    [
+      "userName unknown during preview",
+      { userName: "04da6b54-80e4-46f7-96ec-b56ff0331ba9", __provider: "v1" },
+      ["userName"],
+    ],
   ])("%s", async (_what, news, replaces) => {
-    expect(await runtime.diff("1", old, news)).toEqual({ changes: replaces.length > 0, replaces, deleteBeforeReplace: false });
+    expect(await runtime.diff("1", old, news)).toEqual({
+      changes: replaces.length > 0,
+      replaces,
+      deleteBeforeReplace: false,
+    });
   });
 
   test("state written by 0.1.x is a change (no replace), and update rewrites it in today's shape without a request", async () => {
@@ -448,33 +592,72 @@ describe("diff", () => {
     const swift = { endpoint: "https://swift.test/v1", tenantId: "t", accessKey: "sa", password: "sp" };
     const s3 = { endpoint: "https://s3.test", accessKey: "a", secretKey: "s" };
     const ftp = { hostName: "ftp.test", login: "l", password: "fp" };
-    const tasks = [{ id: 5, progressPercent: 0, type: "StorageUserCreate", state: "New", startDate: "2026-01-01T00:00:00" }];
-    const v01 = { userName: "a", persistPassword: false, userId: 1, state: "New", creationTaskId: 5, tasks, swiftEndpoint: swift.endpoint, s3Endpoint: s3.endpoint, ftpHostName: ftp.hostName, credentials: { name: "a", password: "p", swift, s3, ftp }, __provider: "v1" };
+    const tasks = [
+      { id: 5, progressPercent: 0, type: "StorageUserCreate", state: "New", startDate: "2026-01-01T00:00:00" },
+    ];
+    const v01 = {
+      userName: "a",
+      persistPassword: false,
+      userId: 1,
+      state: "New",
+      creationTaskId: 5,
+      tasks,
+      swiftEndpoint: swift.endpoint,
+      s3Endpoint: s3.endpoint,
+      ftpHostName: ftp.hostName,
+      credentials: { name: "a", password: "p", swift, s3, ftp },
+      __provider: "v1",
+    };
     const news = { userName: "a", persistPassword: false, __provider: "v2" };
     expect(await runtime.diff("1", v01, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     const { outs } = await runtime.update("1", v01, news);
     expect({ ...outs, account: JSON.parse(outs.account), secrets: JSON.parse(outs.secrets) }).toEqual({
       userName: "a",
       persistPassword: false,
-      account: { state: "New", tasks, swiftEndpoint: swift.endpoint, s3Endpoint: s3.endpoint, ftpHostName: ftp.hostName },
-      secrets: { name: "a", password: "p", swift: { tenantId: "t", accessKey: "sa", password: "sp" }, s3: { accessKey: "a", secretKey: "s" }, ftp: { login: "l", password: "fp" } },
+      account: {
+        state: "New",
+        tasks,
+        swiftEndpoint: swift.endpoint,
+        s3Endpoint: s3.endpoint,
+        ftpHostName: ftp.hostName,
+      },
+      secrets: {
+        name: "a",
+        password: "p",
+        swift: { tenantId: "t", accessKey: "sa", password: "sp" },
+        s3: { accessKey: "a", secretKey: "s" },
+        ftp: { login: "l", password: "fp" },
+      },
     });
     expect(credentialsOf(JSON.parse(outs.account), JSON.parse(outs.secrets))).toEqual(v01.credentials); // nothing lost
-    expect(await runtime.diff("1", { ...outs, __provider: "v2" }, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(await runtime.diff("1", { ...outs, __provider: "v2" }, news)).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
     expect(api.createAttempts).toBe(before);
   });
 
   test("a recorded failure always reports a change, so update repeats its guidance", async () => {
     const recorded = { ...old, __failure: { code: "OUTCOME_UNKNOWN", what: "w", todo: "t", at: "now" } };
-    expect(await runtime.diff("unconfirmed-1", recorded, { userName: "a", __provider: "v1" })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await runtime.diff("unconfirmed-1", recorded, { userName: "a", __provider: "v1" })).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 });
 
 test("the serialized provider is the runtime module under node_modules, a forwarding object elsewhere", async () => {
   // The compiled modules, as the program loads them (`npm test` builds first).
-  const { serializableProvider } = require("../dist/provider/program/serializable");
-  const compiledRuntime = require("../dist/provider/runtime");
-  expect(serializableProvider("runtime", "/srv/app/node_modules/pulumi-storage-user/dist/provider/runtime.js")).toBe(compiledRuntime);
+  /* eslint-disable @typescript-eslint/no-require-imports -- the compiled modules, loaded as the plugin loads them */
+  const { serializableProvider } =
+    require("../dist/provider/program/serializable") as typeof import("../provider/program/serializable");
+  const compiledRuntime = require("../dist/provider/runtime") as unknown;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  expect(serializableProvider("runtime", "/srv/app/node_modules/pulumi-storage-user/dist/provider/runtime.js")).toBe(
+    compiledRuntime,
+  );
   const linked = serializableProvider("runtime", "/home/dev/pulumi-storage-user/dist/provider/runtime.js");
   expect(linked).not.toBe(compiledRuntime);
   expect(serializableProvider("runtime", "/elsewhere/runtime.js")).toBe(linked); // one object: serialized once

@@ -17,14 +17,20 @@ const squash = (text: string) => text.replace(/\s+/g, " ").trim();
 
 /** The JSDoc text (tags left out) of each member of a class or interface in a source file. */
 function jsDocOf(file: string, container: string): Map<string, string> {
-  const source = ts.createSourceFile(file, fs.readFileSync(path.join(root, file), "utf8"), ts.ScriptTarget.ES2022, true);
+  const source = ts.createSourceFile(
+    file,
+    fs.readFileSync(path.join(root, file), "utf8"),
+    ts.ScriptTarget.ES2022,
+    true,
+  );
   const docs = new Map<string, string>();
   const visit = (node: ts.Node) => {
     if ((ts.isClassDeclaration(node) || ts.isInterfaceDeclaration(node)) && node.name?.text === container) {
       for (const member of node.members) {
         if (!member.name || !ts.isIdentifier(member.name)) continue;
         const [doc] = ts.getJSDocCommentsAndTags(member).filter(ts.isJSDoc);
-        if (doc && (ts.isPropertyDeclaration(member) || ts.isPropertySignature(member))) docs.set(member.name.text, squash(ts.getTextOfJSDocComment(doc.comment) ?? ""));
+        if (doc && (ts.isPropertyDeclaration(member) || ts.isPropertySignature(member)))
+          docs.set(member.name.text, squash(ts.getTextOfJSDocComment(doc.comment) ?? ""));
       }
     }
     ts.forEachChild(node, visit);
@@ -53,18 +59,34 @@ describe("the TypeScript resource", () => {
 });
 
 describe("the plugin's schema", () => {
-  const resource = schema.resources[typeToken] as { inputProperties: Record<string, { secret?: boolean }>; properties: Record<string, { secret?: boolean }> };
+  const resource = schema.resources[typeToken] as {
+    inputProperties: Record<string, { secret?: boolean }>;
+    properties: Record<string, { secret?: boolean }>;
+  };
 
   test("has the description's inputs, outputs and the recorded state, nothing else", () => {
     expect(Object.keys(resource.inputProperties).sort()).toEqual(Object.keys(inputs).sort());
-    expect(Object.keys(resource.properties).sort()).toEqual([...Object.keys(inputs), ...outputNames, "account", "secrets"].sort());
+    expect(Object.keys(resource.properties).sort()).toEqual(
+      [...Object.keys(inputs), ...outputNames, "account", "secrets"].sort(),
+    );
   });
 
   test("marks secret exactly the outputs made from the credentials, and the recorded secrets", () => {
-    const secret = Object.entries(resource.properties).filter(([, p]) => p.secret).map(([k]) => k);
+    const secret = Object.entries(resource.properties)
+      .filter(([, p]) => p.secret)
+      .map(([k]) => k);
     expect(secret.sort()).toEqual(["secrets", ...outputNames.filter(isSecretOutput)].sort());
     expect([...secretKeys].sort()).toEqual(secret.sort());
-    expect(outputNames.filter(isSecretOutput)).toEqual(["credentials", "name", "password", "swift", "s3", "ftp", "env", "ftpUrl"]);
+    expect(outputNames.filter(isSecretOutput)).toEqual([
+      "credentials",
+      "name",
+      "password",
+      "swift",
+      "s3",
+      "ftp",
+      "env",
+      "ftpUrl",
+    ]);
   });
 });
 
@@ -75,13 +97,18 @@ describe("docs/outputs.md", () => {
     .split("\n")
     .filter((l) => l.startsWith("| `"))
     .flatMap((l) => {
-      const [names, , secret] = l.split("|").slice(1).map((c) => c.trim());
+      const [names, , secret] = l
+        .split("|")
+        .slice(1)
+        .map((c) => c.trim());
       return [...names.replace(/\(.*\)/, "").matchAll(/`(\w+)`/g)].map((m) => [m[1], secret] as const);
     });
 
   test("has one row per input and output, and says which are secret", () => {
     const documented = new Map(rows);
-    expect([...documented.keys()].filter((k) => k !== "id").sort()).toEqual([...Object.keys(inputs), ...outputNames].sort());
+    expect([...documented.keys()].filter((k) => k !== "id").sort()).toEqual(
+      [...Object.keys(inputs), ...outputNames].sort(),
+    );
     for (const name of outputNames) expect(documented.get(name), name).toBe(isSecretOutput(name) ? "**yes**" : "no");
     for (const name of Object.keys(inputs)) expect(documented.get(name), name).toBe("no");
   });
@@ -122,6 +149,8 @@ describe("the class and the plugin derive the same outputs from the same state",
     expect(plugin[name]).toEqual(fromClass[name].value);
     expect(fromClass[name].secret).toBe(isSecretOutput(name));
     const wrapped = toEngine(plugin)[name] as Record<string, unknown>;
-    expect(typeof wrapped === "object" && wrapped !== null && "4dabf18193072939515e22adb298388d" in wrapped).toBe(isSecretOutput(name));
+    expect(typeof wrapped === "object" && wrapped !== null && "4dabf18193072939515e22adb298388d" in wrapped).toBe(
+      isSecretOutput(name),
+    );
   });
 });

@@ -29,7 +29,17 @@ const withApi = () => ({ STORAGE_API_URL: api.url, STORAGE_ACCESS_TOKEN: token }
 
 /** Every string in the user's credentials that must never appear in plain text outside a secret. */
 function secretValues(c: { password: string; swift: any; s3: any; ftp: any; ftpUrl: string }): string[] {
-  return [c.password, c.swift.accessKey, c.swift.password, c.swift.tenantId, c.s3.accessKey, c.s3.secretKey, c.ftp.login, c.ftp.password, c.ftpUrl];
+  return [
+    c.password,
+    c.swift.accessKey,
+    c.swift.password,
+    c.swift.tenantId,
+    c.s3.accessKey,
+    c.s3.secretKey,
+    c.ftp.login,
+    c.ftp.password,
+    c.ftpUrl,
+  ];
 }
 
 test("every example type-checks against the package's published types", () => {
@@ -37,38 +47,55 @@ test("every example type-checks against the package's published types", () => {
   for (const name of ["basic", "from-config", "app-config"]) {
     const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
     try {
-      execFileSync(process.execPath, [tsc, "-p", path.join(examples, name, "tsconfig.json"), "--noEmit"], { encoding: "utf8", stdio: "pipe" });
+      execFileSync(process.execPath, [tsc, "-p", path.join(examples, name, "tsconfig.json"), "--noEmit"], {
+        encoding: "utf8",
+        stdio: "pipe",
+      });
     } catch (err) {
-      throw new Error(`examples/${name} does not type-check:\n${(err as { stdout?: string }).stdout}`);
+      throw new Error(`examples/${name} does not type-check:\n${(err as { stdout?: string }).stdout}`, { cause: err });
     }
   }
 });
 
 describe("basic, installed from the packed tarball", () => {
   test("up creates one user; the provider in state is a one-line require; secrets show only when asked", async () => {
-    expect(fs.existsSync(path.join(repoRoot, "dist", "provider", "runtime.js")), "run `npm run build` first").toBe(true);
+    expect(fs.existsSync(path.join(repoRoot, "dist", "provider", "runtime.js")), "run `npm run build` first").toBe(
+      true,
+    );
     const { tarball, checkout } = packWithHooks(tmp);
     const dir = path.join(tmp, "basic");
     fs.mkdirSync(dir);
-    for (const f of ["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json", "README.md"]) fs.copyFileSync(path.join(examples, "basic", f), path.join(dir, f));
+    for (const f of ["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json", "README.md"])
+      fs.copyFileSync(path.join(examples, "basic", f), path.join(dir, f));
     // What `npm install pulumi-storage-user` does, with the tarball standing in for the registry.
     const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
     pkg.dependencies["pulumi-storage-user"] = `file:${tarball}`;
     fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pkg, null, 2));
     // npm 11 lists every installed package with install scripts; the tarball has none (the
     // `prepare` that git installs need is taken out by `npm pack`: scripts/pack-manifest.cjs).
-    const install = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: dir, encoding: "utf8", env: { ...process.env, PATH: userPath(), npm_config_loglevel: "warn" } });
+    const install = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, PATH: userPath(), npm_config_loglevel: "warn" },
+    });
     expect(install.status, install.stderr).toBe(0);
     // npm 11 lists @pulumi/pulumi's protobufjs there, not this package.
     expect(install.stderr).not.toMatch(/pulumi-storage-user@/);
-    expect(JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "pulumi-storage-user", "package.json"), "utf8")).scripts.prepare).toBeUndefined();
+    expect(
+      JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "pulumi-storage-user", "package.json"), "utf8")).scripts
+        .prepare,
+    ).toBeUndefined();
     expect(JSON.parse(fs.readFileSync(path.join(checkout, "package.json"), "utf8")).scripts.prepare).toBeDefined(); // restored by postpack
     const installed = path.join(dir, "node_modules", "pulumi-storage-user");
     expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
     expect(fs.existsSync(path.join(installed, "dist", "provider", "ledger-runtime.js"))).toBe(true);
 
     const before = api.users.length;
-    const stack = await TestStack.create({ programDir: dir, config: { "basic:userName": "basic-user" }, env: withApi() });
+    const stack = await TestStack.create({
+      programDir: dir,
+      config: { "basic:userName": "basic-user" },
+      env: withApi(),
+    });
     try {
       const up = await stack.up();
       expect(up.code, up.output).toBe(0);
@@ -79,7 +106,9 @@ describe("basic, installed from the packed tarball", () => {
       const [user] = await stack.resources();
       for (const where of ["inputs", "outputs"] as const) {
         const provider: string = user[where].__provider;
-        expect(provider).toMatch(/^exports\.handler = __f0;\nconst provider = require\("pulumi-storage-user\/dist\/provider\/runtime(\.js)?"\);\n/);
+        expect(provider).toMatch(
+          /^exports\.handler = __f0;\nconst provider = require\("pulumi-storage-user\/dist\/provider\/runtime(\.js)?"\);\n/,
+        );
         expect(provider.match(/require\(/g)).toHaveLength(1);
         expect(Buffer.byteLength(provider), provider).toBeLessThan(512);
       }
@@ -89,22 +118,38 @@ describe("basic, installed from the packed tarball", () => {
         userId: created.Id,
         userName: "basic-user",
         password: created.Password,
-        s3: { endpoint: created.S3Connection.Endpoint, accessKey: created.S3Connection.AccessKey, secretKey: created.S3Connection.SecretKey },
+        s3: {
+          endpoint: created.S3Connection.Endpoint,
+          accessKey: created.S3Connection.AccessKey,
+          secretKey: created.S3Connection.SecretKey,
+        },
         swift: { tenantId: created.SwiftApiConnection.TenantId, password: created.SwiftApiConnection.Password },
         ftp: { login: created.FtpConnection.Login, password: created.FtpConnection.Password },
-        env: { AWS_SECRET_ACCESS_KEY: created.S3Connection.SecretKey, OS_PASSWORD: created.SwiftApiConnection.Password },
+        env: {
+          AWS_SECRET_ACCESS_KEY: created.S3Connection.SecretKey,
+          OS_PASSWORD: created.SwiftApiConnection.Password,
+        },
       });
-      expect(shown.ftpUrl).toBe(`ftp://${created.FtpConnection.Login}:${created.FtpConnection.Password}@${created.FtpConnection.HostName}/`);
+      expect(shown.ftpUrl).toBe(
+        `ftp://${created.FtpConnection.Login}:${created.FtpConnection.Password}@${created.FtpConnection.HostName}/`,
+      );
 
       const masked = await stack.outputs(false);
       for (const k of ["password", "s3", "swift", "ftp", "env", "ftpUrl"]) expect(masked[k], k).toBe("[secret]");
-      expect(masked).toMatchObject({ userId: created.Id, userName: "basic-user", s3Endpoint: created.S3Connection.Endpoint });
+      expect(masked).toMatchObject({
+        userId: created.Id,
+        userName: "basic-user",
+        s3Endpoint: created.S3Connection.Endpoint,
+      });
       const plainText = (await stack.must(["stack", "output"])).stdout + JSON.stringify(masked) + stack.stateFileText();
-      for (const v of secretValues(shown as any)) expect(plainText.includes(v), "a credential leaked into masked output or state").toBe(false);
+      for (const v of secretValues(shown as any))
+        expect(plainText.includes(v), "a credential leaked into masked output or state").toBe(false);
 
       const destroy = await stack.destroy();
       expect(destroy.code, destroy.output).toBe(0);
-      expect(destroy.output).toContain(`StorageUser 'basic-user' (id ${created.Id}, on ${new URL(api.url).href}) left the stack but still exists`);
+      expect(destroy.output).toContain(
+        `StorageUser 'basic-user' (id ${created.Id}, on ${new URL(api.url).href}) left the stack but still exists`,
+      );
     } finally {
       await stack.dispose();
     }
@@ -115,14 +160,23 @@ describe("from-config feeding app-config through a StackReference", () => {
   test("the second stack writes a 0600 config file and keeps every credential secret", async () => {
     const users = await TestStack.create({
       programDir: path.join(examples, "from-config"),
-      config: { "users[0].name": "app", "users[0].userName": "app-cfg", "users[1].name": "worker", "users[1].userName": "worker-cfg" },
+      config: {
+        "users[0].name": "app",
+        "users[0].userName": "app-cfg",
+        "users[1].name": "worker",
+        "users[1].userName": "worker-cfg",
+      },
       env: withApi(),
     });
     // The app stack gets no storage settings at all: it only reads the other stack.
     const app = await TestStack.create({
       programDir: path.join(examples, "app-config"),
       shareBackendWith: users,
-      config: { "app-config:usersStack": `organization/from-config/${users.stackName}`, "app-config:user": "app", "app-config:file": path.join(tmp, "conf", "app.env") },
+      config: {
+        "app-config:usersStack": `organization/from-config/${users.stackName}`,
+        "app-config:user": "app",
+        "app-config:file": path.join(tmp, "conf", "app.env"),
+      },
     });
     try {
       const up = await users.up();
@@ -130,7 +184,10 @@ describe("from-config feeding app-config through a StackReference", () => {
       const out = await users.outputs(true);
       expect(Object.keys(out.credentials).sort()).toEqual(["app", "worker"]);
       expect(out.forgotten).toEqual([]);
-      expect(out.summary.app).toMatchObject({ userName: "app-cfg", userId: api.users.find((u) => u.Name === "app-cfg")!.Id });
+      expect(out.summary.app).toMatchObject({
+        userName: "app-cfg",
+        userId: api.users.find((u) => u.Name === "app-cfg")!.Id,
+      });
       const creds = out.credentials.app;
       expect((await users.outputs(false)).credentials).toBe("[secret]");
 
@@ -143,14 +200,23 @@ describe("from-config feeding app-config through a StackReference", () => {
       expect(appUp.code, appUp.output).toBe(0);
       // Under --debug the SDK prints what the StackReference read, secrets in plain text; the
       // example cuts those dumps (redactResponseDumps), so no credential shows.
-      for (const [label, r] of [["preview --debug", preview], ["up --debug", appUp]] as const) {
-        expect(r.output, `${label} has the StackReference's read line`).toMatch(/ReadResource RPC finished: [^\n]*resp: \[omitted: holds secret values\]/);
+      for (const [label, r] of [
+        ["preview --debug", preview],
+        ["up --debug", appUp],
+      ] as const) {
+        expect(r.output, `${label} has the StackReference's read line`).toMatch(
+          /ReadResource RPC finished: [^\n]*resp: \[omitted: holds secret values\]/,
+        );
         for (const v of secretValues(creds)) expect(r.output.includes(v), `${label} prints a credential`).toBe(false);
       }
       const envFile = path.join(tmp, "conf", "app.env");
       expect(fs.statSync(envFile).mode & 0o777).toBe(0o600);
       const parsed = Object.fromEntries(
-        fs.readFileSync(envFile, "utf8").trimEnd().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1).replace(/^'(.*)'$/, "$1")]),
+        fs
+          .readFileSync(envFile, "utf8")
+          .trimEnd()
+          .split("\n")
+          .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1).replace(/^'(.*)'$/, "$1")]),
       );
       expect(parsed).toEqual(creds.env);
       expect(Object.keys(parsed)).toHaveLength(12);
@@ -167,9 +233,13 @@ describe("from-config feeding app-config through a StackReference", () => {
       expect(manifest).toContain(`  AWS_SECRET_ACCESS_KEY: ${JSON.stringify(creds.s3.secretKey)}\n`);
 
       // Secrets end to end: nothing in the app stack's state, export or masked outputs is plain.
-      const appText = app.stateFileText() + JSON.stringify(await app.exportState()) + (await app.must(["stack", "output", "--json"])).stdout;
+      const appText =
+        app.stateFileText() +
+        JSON.stringify(await app.exportState()) +
+        (await app.must(["stack", "output", "--json"])).stdout;
       expect(appText).toContain("ciphertext");
-      for (const v of secretValues(creds)) expect(appText.includes(v), "a credential is in plain text in the app stack").toBe(false);
+      for (const v of secretValues(creds))
+        expect(appText.includes(v), "a credential is in plain text in the app stack").toBe(false);
 
       expect((await app.destroy()).code).toBe(0);
       expect((await users.destroy()).code).toBe(0);
@@ -196,7 +266,11 @@ describe("the README's first snippet", () => {
     const app = await TestStack.create({
       programDir: path.join(examples, "app-config"),
       shareBackendWith: users,
-      config: { "app-config:usersStack": `organization/readme-snippet/${users.stackName}`, "app-config:user": "app", "app-config:file": envFile },
+      config: {
+        "app-config:usersStack": `organization/readme-snippet/${users.stackName}`,
+        "app-config:user": "app",
+        "app-config:file": envFile,
+      },
     });
     try {
       const up = await users.up();
@@ -207,8 +281,13 @@ describe("the README's first snippet", () => {
       expect((await users.outputs(false)).credentials).toEqual({ app: { env: "[secret]" } });
       const appUp = await app.up();
       expect(appUp.code, appUp.output).toBe(0);
-      const line = fs.readFileSync(envFile, "utf8").split("\n").find((l) => l.startsWith("AWS_SECRET_ACCESS_KEY="))!;
-      expect(line.slice("AWS_SECRET_ACCESS_KEY=".length).replace(/^'(.*)'$/, "$1")).toBe(out.credentials.app.env.AWS_SECRET_ACCESS_KEY);
+      const line = fs
+        .readFileSync(envFile, "utf8")
+        .split("\n")
+        .find((l) => l.startsWith("AWS_SECRET_ACCESS_KEY="))!;
+      expect(line.slice("AWS_SECRET_ACCESS_KEY=".length).replace(/^'(.*)'$/, "$1")).toBe(
+        out.credentials.app.env.AWS_SECRET_ACCESS_KEY,
+      );
       expect(out.s3.secretKey).toBe(out.credentials.app.env.AWS_SECRET_ACCESS_KEY);
     } finally {
       await app.destroy();

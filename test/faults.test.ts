@@ -29,12 +29,27 @@ let tlsDir: string;
 const servers: ApiServer[] = [];
 
 beforeAll(async () => {
-  stack = await TestStack.create({ programDir: "test/programs/users", config: { "users:prefix": "unused" }, secrets: { "storage:accessToken": token } });
+  stack = await TestStack.create({
+    programDir: "test/programs/users",
+    config: { "users:prefix": "unused" },
+    secrets: { "storage:accessToken": token },
+  });
   tlsDir = fs.mkdtempSync(path.join(os.tmpdir(), "psu-tls-"));
   execFileSync(
     "openssl",
-    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
-      .concat(["-keyout", path.join(tlsDir, "key.pem"), "-out", path.join(tlsDir, "cert.pem")]),
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+    ].concat(["-keyout", path.join(tlsDir, "key.pem"), "-out", path.join(tlsDir, "cert.pem")]),
     { stdio: "ignore" },
   );
 });
@@ -48,7 +63,14 @@ afterAll(async () => {
 async function server(opts: { token?: string; tls?: boolean } = {}): Promise<ApiServer> {
   const s = await startApiServer({
     token: opts.token ?? token,
-    ...(opts.tls ? { tls: { key: fs.readFileSync(path.join(tlsDir, "key.pem")), cert: fs.readFileSync(path.join(tlsDir, "cert.pem")) } } : {}),
+    ...(opts.tls
+      ? {
+          tls: {
+            key: fs.readFileSync(path.join(tlsDir, "key.pem")),
+            cert: fs.readFileSync(path.join(tlsDir, "cert.pem")),
+          },
+        }
+      : {}),
   });
   servers.push(s);
   return s;
@@ -64,7 +86,11 @@ interface CaseRun {
 }
 
 /** One `pulumi up` with only the StorageUser `<id>-0` in the program, against `baseUrl`. */
-async function upCase(id: string, baseUrl: string, opts: { createTimeout?: string; env?: Record<string, string> } = {}): Promise<CaseRun> {
+async function upCase(
+  id: string,
+  baseUrl: string,
+  opts: { createTimeout?: string; env?: Record<string, string> } = {},
+): Promise<CaseRun> {
   const up = await stack.up(["-c", `users:prefix=${id}`, "-c", `users:createTimeout=${opts.createTimeout ?? ""}`], {
     env: { STORAGE_API_URL: baseUrl, ...opts.env },
   });
@@ -103,7 +129,12 @@ function expectRefused(run: CaseRun, api: ApiServer | undefined, code: string) {
  * Sent without a usable verdict: recorded in state (id `unconfirmed-…` or the real Id), with
  * the failure and no credentials; the next up makes no POST and repeats the guidance.
  */
-async function expectRecorded(run: CaseRun, api: ApiServer, code: "OUTCOME_UNKNOWN" | "RESPONSE_UNUSABLE", usersOnServer: 0 | 1) {
+async function expectRecorded(
+  run: CaseRun,
+  api: ApiServer,
+  code: "OUTCOME_UNKNOWN" | "RESPONSE_UNUSABLE",
+  usersOnServer: 0 | 1,
+) {
   expect(run.up.code, run.up.output).not.toBe(0);
   expect(run.up.output).toContain(`[${code}]`);
   expect(run.resource, "a create that may have made a user must be recorded").toBeDefined();
@@ -115,7 +146,8 @@ async function expectRecorded(run: CaseRun, api: ApiServer, code: "OUTCOME_UNKNO
   if (code === "RESPONSE_UNUSABLE") expect(run.resource!.id).toBe(String(users[0].Id));
   else expect(run.resource!.id).toMatch(/^unconfirmed-/);
   expect(run.resource!.outputs.__failure).toMatchObject({ code });
-  for (const k of credentialOutputs) expect(run.resource!.outputs, `recorded failure holds no ${k}`).not.toHaveProperty(k);
+  for (const k of credentialOutputs)
+    expect(run.resource!.outputs, `recorded failure holds no ${k}`).not.toHaveProperty(k);
 
   const posts = api.requests.length;
   const again = await stack.up([], { env: { STORAGE_API_URL: api.url } });
@@ -129,10 +161,17 @@ async function expectRecorded(run: CaseRun, api: ApiServer, code: "OUTCOME_UNKNO
 
 describe("retried until it succeeds: exactly one user, in state under its Id", () => {
   test.each<[string, string, Fault[], number]>([
-    ["503 three times (Retry-After: 0)", "ok503", [1, 2, 3].map(() => ({ kind: "status", status: 503, retryAfter: "0" }) as Fault), 4],
+    [
+      "503 three times (Retry-After: 0)",
+      "ok503",
+      [1, 2, 3].map(() => ({ kind: "status", status: 503, retryAfter: "0" })),
+      4,
+    ],
   ])("%s", async (_label, id, faults, posts) => {
     const api = await server();
-    api.inject(...faults.map((f) => (f.kind === "redirect" ? { ...f, location: f.location.replace("SELF", api.url) } : f)));
+    api.inject(
+      ...faults.map((f) => (f.kind === "redirect" ? { ...f, location: f.location.replace("SELF", api.url) } : f)),
+    );
     const run = await upCase(id, api.url);
     expectCreated(run, api);
     expect(api.createAttempts).toBe(posts);
@@ -150,7 +189,7 @@ describe("retried until it succeeds: exactly one user, in state under its Id", (
 describe("429/503 that never end: [RETRIES_EXHAUSTED], nothing created, nothing recorded", () => {
   test("429 with Retry-After: 1 until customTimeouts.create (3s) runs out", async () => {
     const api = await server();
-    api.inject(...Array.from({ length: 15 }, () => ({ kind: "status", status: 429, retryAfter: "1" }) as Fault));
+    api.inject(...Array.from({ length: 15 }, () => ({ kind: "status", status: 429, retryAfter: "1" })));
     const run = await upCase("exh429", api.url, { createTimeout: "3s" });
     expectRefused(run, api, "RETRIES_EXHAUSTED");
     expect(run.up.output).toContain("customTimeouts.create");
@@ -214,7 +253,12 @@ describe("sent, no verdict: [OUTCOME_UNKNOWN], recorded as unconfirmed, never PO
 
 describe("2xx but unusable: [RESPONSE_UNUSABLE] naming the problem, recorded under the user's Id", () => {
   test.each<[string, string, Fault, string]>([
-    ["S3Connection.SecretKey missing", "badnos3key", { kind: "incomplete", omit: ["S3Connection.SecretKey"] }, "S3Connection.SecretKey is missing"],
+    [
+      "S3Connection.SecretKey missing",
+      "badnos3key",
+      { kind: "incomplete", omit: ["S3Connection.SecretKey"] },
+      "S3Connection.SecretKey is missing",
+    ],
   ])("%s", async (_label, id, fault, problem) => {
     const api = await server();
     api.inject(fault);

@@ -37,8 +37,8 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-
-const userNamesOf = (resources: Array<Record<string, any>>) => resources.filter((r) => r.type === TYPE).map((r) => r.inputs.userName as string);
+const userNamesOf = (resources: Array<Record<string, any>>) =>
+  resources.filter((r) => r.type === TYPE).map((r) => r.inputs.userName as string);
 
 /** Checkpoint files under the file backend's `dir` (history or backups) of this stack. */
 function backendFiles(stack: TestStack, dir: "history" | "backups"): string[] {
@@ -64,7 +64,10 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
     secrets: { "storage:accessToken": token },
     env: { STORAGE_API_URL: api.url },
   });
-  cleanups.push(() => api.close(), () => stack.dispose());
+  cleanups.push(
+    () => api.close(),
+    () => stack.dispose(),
+  );
 
   // --- the force-stop
   let cli: ChildProcess | undefined;
@@ -80,7 +83,10 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   expect(killed.code).not.toBe(0);
   // Whatever escaped the group (nothing should) is ended by pid, so nothing answers late.
   const lingering = tree
-    .map((p) => [p, spawnSync("ps", ["-o", "stat=,pgid=,args=", "-p", String(p)], { encoding: "utf8" }).stdout.trim()] as const)
+    .map(
+      (p) =>
+        [p, spawnSync("ps", ["-o", "stat=,pgid=,args=", "-p", String(p)], { encoding: "utf8" }).stdout.trim()] as const,
+    )
     .filter(([, ps]) => ps !== "" && !ps.startsWith("Z"));
   for (const [p] of lingering) process.kill(p, "SIGKILL");
   const onService = api.users.map((u) => u.Name);
@@ -102,7 +108,10 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   const seen = `killed with ${api.createsInFlight} creates held; service: ${onService.join(" ")}; stack: ${inStack.join(" ") || "-"}; outside the killed group ${tree[0]}: ${lingering.map(([p, ps]) => `${p} ${ps}`).join(" | ") || "nothing"}\npending:\n${bin.stdout}${bin.stderr}`;
   expect(bin.status, seen).toBe(1);
   expect(printed, seen).toEqual(pendingStorageUsers(exported).map(formatPendingStorageUser));
-  for (const l of printed) expect(l).toMatch(/^auto-\d-[0-9a-f]+\tdefault connection \(storage:baseUrl\)\turn:pulumi:.*::auto-users::pulumi-nodejs:dynamic\/storage:StorageUser::auto-\d\tunaccounted$/);
+  for (const l of printed)
+    expect(l).toMatch(
+      /^auto-\d-[0-9a-f]+\tdefault connection \(storage:baseUrl\)\turn:pulumi:.*::auto-users::pulumi-nodejs:dynamic\/storage:StorageUser::auto-\d\tunaccounted$/,
+    );
   // The precise claim: pending == service − stack, as sets. Every user the service holds that the
   // stack does not must be named (⊇: the completeness the issue is about). And nothing else is
   // (⊆): a pending create is one the engine began and did not finish; at the kill all PARALLEL
@@ -116,7 +125,9 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   // No secret in what was printed: the token and every credential the service handed out.
   const said = bin.stdout + bin.stderr;
   expect(said).not.toContain(token);
-  for (const u of api.users) for (const s of [u.Password, u.S3Connection.SecretKey, u.SwiftApiConnection.Password, u.FtpConnection.Password]) expect(said).not.toContain(s);
+  for (const u of api.users)
+    for (const s of [u.Password, u.S3Connection.SecretKey, u.SwiftApiConnection.Password, u.FtpConnection.Password])
+      expect(said).not.toContain(s);
 
   // --- step 2: the file backend keeps the killed run's lock; `pulumi cancel` removes it
   const locked = await stack.up();
@@ -150,7 +161,11 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   // (it warns on every up until a refresh clears them), v3.250.0 and v3.274.1 alike: `pending`
   // still names them.
   const settled = await stack.exportState();
-  expect(pendingStorageUsers(settled).map((p) => p.userName).sort()).toEqual([...pendingNames].sort());
+  expect(
+    pendingStorageUsers(settled)
+      .map((p) => p.userName)
+      .sort(),
+  ).toEqual([...pendingNames].sort());
   // `refresh --clear-pending-creates` (what the warning suggests) drops them without a word.
   const refreshed = await stack.refresh(["--clear-pending-creates"]);
   expect(refreshed.code, refreshed.output).toBe(0);
@@ -168,12 +183,21 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
         encoding: "utf8",
         env: { ...process.env, PATH: userPath(), npm_config_loglevel: "error", npm_config_update_notifier: "false" },
       });
-      return { file: path.relative(path.join(stack.workDir, "backend"), f), status: r.status, names: r.stdout.trim().split("\n").filter(Boolean).map((l) => l.split("\t")[0]) };
+      return {
+        file: path.relative(path.join(stack.workDir, "backend"), f),
+        status: r.status,
+        names: r.stdout
+          .trim()
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => l.split("\t")[0]),
+      };
     });
   const backups = fromFiles("backups");
   const history = fromFiles("history");
   const read = `CLI ${CLI_DIR}, pending ${pendingNames.join(" ")}\nbackups:\n${backups.map((b) => `${b.file} ${b.status} ${b.names.join(" ")}`).join("\n")}\nhistory:\n${history.map((b) => `${b.file} ${b.status} ${b.names.join(" ")}`).join("\n")}`;
-  const holds = (files: typeof backups) => files.some((b) => b.status === 1 && [...b.names].sort().join() === [...pendingNames].sort().join());
+  const holds = (files: typeof backups) =>
+    files.some((b) => b.status === 1 && [...b.names].sort().join() === [...pendingNames].sort().join());
   expect(holds(backups), `a backup holds the killed run's pending creates:\n${read}`).toBe(true);
   expect(holds(history), `a history checkpoint holds the killed run's pending creates:\n${read}`).toBe(true);
 
@@ -192,11 +216,19 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
       env: { ...process.env, PATH: userPath(), npm_config_loglevel: "error", npm_config_update_notifier: "false" },
     });
   const open = sweep([]);
-  const openRows = open.stdout.trim().split("\n").map((l) => l.split("\t"));
+  const openRows = open.stdout
+    .trim()
+    .split("\n")
+    .map((l) => l.split("\t"));
   expect(open.status, open.stderr).toBe(1);
   expect(openRows.map((r) => r[0]).sort()).toEqual([...pendingNames].sort());
   expect(new Set(openRows.map((r) => r[3]))).toEqual(new Set(["unaccounted"]));
   const done = sweep(["--dealt-with", kept]);
   expect(done.status, done.stderr).toBe(0);
-  expect(done.stdout.trim().split("\n").map((l) => l.split("\t")[3])).toEqual(pendingNames.map(() => "dealt with"));
+  expect(
+    done.stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.split("\t")[3]),
+  ).toEqual(pendingNames.map(() => "dealt with"));
 });

@@ -6,7 +6,15 @@ import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import type { TestProject } from "vitest/node";
 import { installConsumer } from "../scripts/consumer";
-import { installSwift, installToolchain, locateCli, nodeBinDir, pins, realServerBinaries, repoRoot } from "../scripts/toolchain";
+import {
+  installSwift,
+  installToolchain,
+  locateCli,
+  nodeBinDir,
+  pins,
+  realServerBinaries,
+  repoRoot,
+} from "../scripts/toolchain";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -32,7 +40,9 @@ export default function setup(project: TestProject) {
     // Swift and Keystone behind real mode, from Debian's packages (a no-op when installed).
     installSwift();
     // The real Pulumi YAML language host for test/yaml.test.ts (cached: a warm run is a no-op).
-    execFileSync("bash", [path.join(repoRoot, "tools", "yaml-host", "build.sh")], { stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync("bash", [path.join(repoRoot, "tools", "yaml-host", "build.sh")], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     // The package as users install it, for every program the tests run (needs `npm run build`):
     // packed once here, so every file of the run uses the same install, whatever changes meanwhile.
     const consumer = installConsumer();

@@ -23,7 +23,13 @@ let pluginDir: string;
 let env: NodeJS.ProcessEnv;
 
 type Output = { value: unknown; secret: boolean };
-type Result = { ok: boolean; error?: string; log: string; changes?: Record<string, number>; outputs?: Record<string, Output> };
+type Result = {
+  ok: boolean;
+  error?: string;
+  log: string;
+  changes?: Record<string, number>;
+  outputs?: Record<string, Output>;
+};
 type Request = {
   op: "preview" | "up" | "destroy";
   config?: Record<string, { value: string; secret: boolean }>;
@@ -56,7 +62,13 @@ const baseUrl = () => ({ "storage-user:baseUrl": { value: api.url, secret: false
 
 /** The directory of the plain CLI v3.274.1 as built (tools/pulumi-cli/build.sh): `pulumi` alone, no language host beside it. */
 const plainCli = () =>
-  execFileSync("bash", [path.join(repoRoot, "tools", "pulumi-cli", "build.sh"), pins.cliNewest], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+  execFileSync("bash", [path.join(repoRoot, "tools", "pulumi-cli", "build.sh"), pins.cliNewest], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  })
+    .trim()
+    .split("\n")
+    .pop()!;
 
 beforeAll(async () => {
   api = await startApiServer({ token });
@@ -66,7 +78,10 @@ beforeAll(async () => {
   // The package as users install it: its executable plugin, with the run bit npm gives bin entries.
   pluginDir = path.join(installConsumer(), "node_modules", "pulumi-storage-user", "bin");
   service = path.join(work, "automation");
-  execFileSync("go", ["build", "-o", service, "./automation"], { cwd: path.join(repoRoot, "test", "go"), stdio: ["ignore", "inherit", "inherit"] });
+  execFileSync("go", ["build", "-o", service, "./automation"], {
+    cwd: path.join(repoRoot, "test", "go"),
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   env = {
     ...process.env,
     PATH: [plainCli(), nodeBinDir(), process.env.PATH].join(path.delimiter),
@@ -90,7 +105,14 @@ describe("StorageUser from a Go Automation API service (CLI v3.274.1, stack conf
   test("the plugin is executable in the installed package; the CLI is the plain v3.274.1 with no language host on PATH", () => {
     expect(fs.statSync(path.join(pluginDir, "pulumi-resource-storage-user")).mode & 0o111).not.toBe(0);
     expect(execFileSync("pulumi", ["version"], { env, encoding: "utf8" }).trim()).toBe("v3.274.1");
-    const hosts = env.PATH!.split(path.delimiter).flatMap((d) => (fs.existsSync(d) ? fs.readdirSync(d).filter((f) => f.startsWith("pulumi-language-")).map((f) => path.join(d, f)) : []));
+    const hosts = env.PATH!.split(path.delimiter).flatMap((d) =>
+      fs.existsSync(d)
+        ? fs
+            .readdirSync(d)
+            .filter((f) => f.startsWith("pulumi-language-"))
+            .map((f) => path.join(d, f))
+        : [],
+    );
     expect(hosts).toEqual([]);
   });
 
@@ -103,23 +125,48 @@ describe("StorageUser from a Go Automation API service (CLI v3.274.1, stack conf
   });
 
   test("a token in plain stack config, or a misspelt key, is refused, naming the key and never the value", async () => {
-    const r = await call({ op: "preview", config: { ...baseUrl(), "storage-user:accessToken": { value: token, secret: false } }, users: [{ name: "app", trigger: "v1" }] });
+    const r = await call({
+      op: "preview",
+      config: { ...baseUrl(), "storage-user:accessToken": { value: token, secret: false } },
+      users: [{ name: "app", trigger: "v1" }],
+    });
     expect(r.ok).toBe(false);
     expect(r.error).toContain(
       "[CONFIG_NOT_SECRET] storage-user:accessToken is set in plain text in the stack configuration (Pulumi.dev.yaml, or a provider argument); Pulumi would write it unencrypted into the state, its history and backups",
     );
-    expect(r.error).toContain("`pulumi config set --secret storage-user:accessToken` and enter the token at its prompt (or pipe it in)");
+    expect(r.error).toContain(
+      "`pulumi config set --secret storage-user:accessToken` and enter the token at its prompt (or pipe it in)",
+    );
     expect(r.error).not.toContain(token);
     // A misspelt key is refused too, even secret: it is no setting, and a plain one would sit in the state.
-    const typo = await call({ op: "preview", removeConfig: ["storage-user:accessToken"], config: { "storage-user:accessTokn": { value: token, secret: true } }, users: [{ name: "app", trigger: "v1" }] });
+    const typo = await call({
+      op: "preview",
+      removeConfig: ["storage-user:accessToken"],
+      config: { "storage-user:accessTokn": { value: token, secret: true } },
+      users: [{ name: "app", trigger: "v1" }],
+    });
     expect(typo.ok).toBe(false);
-    expect(typo.error).toContain('[CONFIG_INVALID] "storage-user:accessTokn" is not a setting of the storage-user provider, which reads only storage-user:baseUrl and storage-user:accessToken');
+    expect(typo.error).toContain(
+      '[CONFIG_INVALID] "storage-user:accessTokn" is not a setting of the storage-user provider, which reads only storage-user:baseUrl and storage-user:accessToken',
+    );
     expect(api.requests).toHaveLength(0);
-    expect((await call({ op: "preview", removeConfig: ["storage-user:accessTokn"], users: [{ name: "app", trigger: "v1" }] })).ok).toBe(true);
+    expect(
+      (
+        await call({
+          op: "preview",
+          removeConfig: ["storage-user:accessTokn"],
+          users: [{ name: "app", trigger: "v1" }],
+        })
+      ).ok,
+    ).toBe(true);
   });
 
   test("up creates the user; Go sees the credentials secret and the ids plain; no secret in state, history, backups or logs", async () => {
-    const r = await call({ op: "up", config: { ...baseUrl(), "storage-user:accessToken": { value: token, secret: true } }, users: [{ name: "app", trigger: "v1" }] });
+    const r = await call({
+      op: "up",
+      config: { ...baseUrl(), "storage-user:accessToken": { value: token, secret: true } },
+      users: [{ name: "app", trigger: "v1" }],
+    });
     expect(r.ok, r.error ?? r.log).toBe(true);
     expect(api.users).toHaveLength(1);
     const [u] = api.users;
@@ -132,7 +179,17 @@ describe("StorageUser from a Go Automation API service (CLI v3.274.1, stack conf
     expect((out["app.credentials"].value as { ftp: { password: string } }).ftp.password).toBe(u.FtpConnection.Password);
     expect(typeof (out["app.tasks"].value as Array<{ progressPercent: unknown }>)[0].progressPercent).toBe("number");
     const needles = withEncodings([["the API token", token], ...secretsOf(u)]);
-    expect(hits([...filesUnder(path.join(work, "state")), ...filesUnder(path.join(work, "home")), ...filesUnder(path.join(work, "tmp")), ...filesUnder(path.join(work, "project"))], needles)).toEqual([]);
+    expect(
+      hits(
+        [
+          ...filesUnder(path.join(work, "state")),
+          ...filesUnder(path.join(work, "home")),
+          ...filesUnder(path.join(work, "tmp")),
+          ...filesUnder(path.join(work, "project")),
+        ],
+        needles,
+      ),
+    ).toEqual([]);
     expect(hits([["up log", r.log]], needles)).toEqual([]);
   });
 
@@ -149,22 +206,35 @@ describe("StorageUser from a Go Automation API service (CLI v3.274.1, stack conf
     const r = await call({ op: "up", users: [{ name: "app", trigger: "v2" }] });
     expect(r.ok, r.error ?? r.log).toBe(true);
     expect(api.users).toHaveLength(2);
-    expect(r.log).toContain(`[USER_LEFT_STACK] StorageUser '${old.Name}' (id ${old.Id}, on ${new URL(api.url).href}) left the stack but still exists on the storage service`);
+    expect(r.log).toContain(
+      `[USER_LEFT_STACK] StorageUser '${old.Name}' (id ${old.Id}, on ${new URL(api.url).href}) left the stack but still exists on the storage service`,
+    );
     expect(r.outputs!["app.userId"].value).toBe(api.users[1].Id);
   });
 
   test("bad input is refused at preview with the TypeScript resource's message, before any request", async () => {
     const before = api.requests.length;
-    const r = await call({ op: "preview", users: [{ name: "app", trigger: "v2" }, { name: "bad", userName: " app" }] });
+    const r = await call({
+      op: "preview",
+      users: [
+        { name: "app", trigger: "v2" },
+        { name: "bad", userName: " app" },
+      ],
+    });
     expect(r.ok).toBe(false);
-    expect(r.error).toContain(`storage-user:index:StorageUser resource 'bad': property userName value { app} has a problem: must not start or end with whitespace: use "app"`);
+    expect(r.error).toContain(
+      `storage-user:index:StorageUser resource 'bad': property userName value { app} has a problem: must not start or end with whitespace: use "app"`,
+    );
     expect(api.requests.length).toBe(before);
   });
 
   test("several services: an explicit provider per service, its token secret, users created on their own service", async () => {
     const before = api.requests.length;
     const providers = [{ name: "eu", baseUrl: eu.url, token: euToken }];
-    const users = [{ name: "app", trigger: "v2" }, { name: "eu", provider: "eu" }];
+    const users = [
+      { name: "app", trigger: "v2" },
+      { name: "eu", provider: "eu" },
+    ];
     const r = await call({ op: "up", users, providers });
     expect(r.ok, r.error ?? r.log).toBe(true);
     expect(api.requests.length).toBe(before);
@@ -173,7 +243,12 @@ describe("StorageUser from a Go Automation API service (CLI v3.274.1, stack conf
     expect(r.outputs!["eu.userId"]).toEqual({ value: eu.users[0].Id, secret: false });
     expect(r.outputs!["eu.s3"].secret).toBe(true);
     const needles = withEncodings([["the eu token", euToken], ...secretsOf(eu.users[0])]);
-    expect(hits([...filesUnder(path.join(work, "state")), ...filesUnder(path.join(work, "project")), ["up log", r.log]], needles)).toEqual([]);
+    expect(
+      hits(
+        [...filesUnder(path.join(work, "state")), ...filesUnder(path.join(work, "project")), ["up log", r.log]],
+        needles,
+      ),
+    ).toEqual([]);
     // A second up: nothing changes on either service.
     const again = await call({ op: "up", users, providers });
     expect(again.ok, again.error).toBe(true);
@@ -184,7 +259,11 @@ describe("StorageUser from a Go Automation API service (CLI v3.274.1, stack conf
     const r = await call({ op: "destroy", users: [] });
     expect(r.ok, r.error).toBe(true);
     const current = api.users[1];
-    expect(r.log).toContain(`[USER_LEFT_STACK] StorageUser '${current.Name}' (id ${current.Id}, on ${new URL(api.url).href})`);
-    expect(r.log).toContain(`[USER_LEFT_STACK] StorageUser '${eu.users[0].Name}' (id ${eu.users[0].Id}, on ${new URL(eu.url).href})`);
+    expect(r.log).toContain(
+      `[USER_LEFT_STACK] StorageUser '${current.Name}' (id ${current.Id}, on ${new URL(api.url).href})`,
+    );
+    expect(r.log).toContain(
+      `[USER_LEFT_STACK] StorageUser '${eu.users[0].Name}' (id ${eu.users[0].Id}, on ${new URL(eu.url).href})`,
+    );
   });
 });

@@ -38,13 +38,17 @@ function differences(a: Map<string, string>, b: Map<string, string>): string[] {
 
 test("sdk/go/storageuser is exactly what tools/go-sdkgen generates from the schema (run generate.sh and commit when this fails)", () => {
   const out = path.join(tmp, "generated");
-  execFileSync("bash", [path.join(repoRoot, "tools", "go-sdkgen", "generate.sh"), out], { stdio: ["ignore", "inherit", "inherit"] });
+  execFileSync("bash", [path.join(repoRoot, "tools", "go-sdkgen", "generate.sh"), out], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   const committed = tree(path.join(repoRoot, "sdk", "go", "storageuser"));
   expect(committed.size).toBeGreaterThan(5);
   expect(differences(committed, tree(out))).toEqual([]);
 
   // The comparison sees a change: a schema with one description edited generates another file.
-  const gen = execFileSync("bash", [path.join(repoRoot, "tools", "go-sdkgen", "build.sh")], { encoding: "utf8" }).trim();
+  const gen = execFileSync("bash", [path.join(repoRoot, "tools", "go-sdkgen", "build.sh")], {
+    encoding: "utf8",
+  }).trim();
   const edited = structuredClone(schema);
   edited.resources[typeToken].properties.userId.description = "Edited.";
   fs.writeFileSync(path.join(tmp, "edited.json"), JSON.stringify(edited));
@@ -56,20 +60,27 @@ test("the SDK's module path and package name are the schema's language.go", () =
   const goMod = fs.readFileSync(path.join(repoRoot, "sdk", "go", "go.mod"), "utf8");
   const modulePath = /^module (\S+)$/m.exec(goMod)![1];
   expect(schema.language.go.importBasePath).toBe(`${modulePath}/storageuser`);
-  expect(fs.readFileSync(path.join(repoRoot, "sdk", "go", "storageuser", "doc.go"), "utf8")).toMatch(/^package storageuser$/m);
+  expect(fs.readFileSync(path.join(repoRoot, "sdk", "go", "storageuser", "doc.go"), "utf8")).toMatch(
+    /^package storageuser$/m,
+  );
 });
 
 test("the schema declares every output of the TypeScript StorageUser, secret exactly where it is secret there", async () => {
-  pulumi.runtime.setMocks(storageUserMocks(), "project", "stack", false);
+  await pulumi.runtime.setMocks(storageUserMocks(), "project", "stack", false);
   const { StorageUser } = await import("../dist/provider");
   const user = new StorageUser("app") as unknown as Record<string, pulumi.Output<unknown>>;
   const tsOutputs = Object.keys(schema.resources[typeToken].properties);
   // The outputs a TypeScript program sees: the class's own and derived properties.
-  const declared = [...fs.readFileSync(path.join(repoRoot, "provider", "program", "storage-user.ts"), "utf8").matchAll(/readonly (\w+)!?: pulumi\.Output</g)].map((m) => m[1]);
+  const declared = [
+    ...fs
+      .readFileSync(path.join(repoRoot, "provider", "program", "storage-user.ts"), "utf8")
+      .matchAll(/readonly (\w+)!?: pulumi\.Output</g),
+  ].map((m) => m[1]);
   expect(declared.length).toBeGreaterThan(15);
   expect(declared.filter((k) => !tsOutputs.includes(k))).toEqual([]);
   const secretInTs: string[] = [];
-  for (const k of declared) if (pulumi.Output.isInstance(user[k]) && (await pulumi.isSecret(user[k]))) secretInTs.push(k);
+  for (const k of declared)
+    if (pulumi.Output.isInstance(user[k]) && (await pulumi.isSecret(user[k]))) secretInTs.push(k);
   const props = schema.resources[typeToken].properties as Record<string, { secret?: boolean }>;
   const secretInSchema = Object.keys(props).filter((k) => props[k].secret);
   // `secrets` is recorded state: secret by additionalSecretOutputs in TypeScript, which mocks may not apply.

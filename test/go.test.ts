@@ -19,11 +19,18 @@ let env: NodeJS.ProcessEnv;
 
 /** The ```sh blocks of examples/go/README.md, in order. */
 const readmeBlocks = (): string[] =>
-  [...fs.readFileSync(path.join(repoRoot, "examples", "go", "README.md"), "utf8").matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+  [
+    ...fs.readFileSync(path.join(repoRoot, "examples", "go", "README.md"), "utf8").matchAll(/```sh\n([\s\S]*?)```/g),
+  ].map((m) => m[1]);
 
 /** Runs a script as a user's shell would; asynchronously, so the API server in this process answers. */
 function sh(script: string, extra: Record<string, string> = {}): Promise<{ code: number; output: string }> {
-  const child = spawn("bash", ["-euo", "pipefail", "-c", script], { cwd: work, env: { ...env, ...extra }, stdio: ["ignore", "pipe", "pipe"], timeout: 600_000 });
+  const child = spawn("bash", ["-euo", "pipefail", "-c", script], {
+    cwd: work,
+    env: { ...env, ...extra },
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: 600_000,
+  });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
@@ -32,7 +39,13 @@ function sh(script: string, extra: Record<string, string> = {}): Promise<{ code:
 
 /** The directory of the plain CLI v3.274.1 as built (tools/pulumi-cli/build.sh): `pulumi` alone, no language host beside it. */
 const plainCli = () =>
-  execFileSync("bash", [path.join(repoRoot, "tools", "pulumi-cli", "build.sh"), pins.cliNewest], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+  execFileSync("bash", [path.join(repoRoot, "tools", "pulumi-cli", "build.sh"), pins.cliNewest], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  })
+    .trim()
+    .split("\n")
+    .pop()!;
 
 beforeAll(async () => {
   api = await startApiServer({ token });
@@ -53,7 +66,8 @@ beforeAll(async () => {
     STORAGE_API_URL: api.url,
     STORAGE_USER_PKG: path.join(consumer, tarball),
   };
-  for (const k of ["STORAGE_ACCESS_TOKEN", "PULUMI_BACKEND_URL", "STORAGE_USER_PLUGIN_DIR", "TENANTS_WORK_DIR"]) delete env[k];
+  for (const k of ["STORAGE_ACCESS_TOKEN", "PULUMI_BACKEND_URL", "STORAGE_USER_PLUGIN_DIR", "TENANTS_WORK_DIR"])
+    delete env[k];
 }, 600_000);
 afterAll(async () => {
   await api?.close();
@@ -82,20 +96,36 @@ describe("examples/go: a Go service onboarding tenants (Automation API, CLI v3.2
     const [acme, globex, acmeRotated] = api.users;
     expect([acme.Name, globex.Name, acmeRotated.Name]).toEqual(["acme-storage", "globex-storage", "acme-storage-r1"]);
     // What the caller was handed: each tenant's env, on every onboard and after the rotation.
-    const handed = fs.readFileSync(path.join(exampleDir, "handed-over.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
-    expect(handed.map((h) => [h.tenant, h.userId])).toEqual([["acme", acme.Id], ["globex", globex.Id], ["acme", acme.Id], ["acme", acmeRotated.Id]]);
+    const handed = fs
+      .readFileSync(path.join(exampleDir, "handed-over.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(handed.map((h) => [h.tenant, h.userId])).toEqual([
+      ["acme", acme.Id],
+      ["globex", globex.Id],
+      ["acme", acme.Id],
+      ["acme", acmeRotated.Id],
+    ]);
     expect(handed[0].env.AWS_SECRET_ACCESS_KEY).toBe(acme.S3Connection.SecretKey);
     expect(handed[1].env.AWS_ACCESS_KEY_ID).toBe(globex.S3Connection.AccessKey);
     expect(handed[2].env).toEqual(handed[0].env);
     expect(handed[3].env.AWS_SECRET_ACCESS_KEY).toBe(acmeRotated.S3Connection.SecretKey);
-    for (const u of [acme, globex, acmeRotated]) expect(r.output).toContain(`[USER_LEFT_STACK] StorageUser '${u.Name}' (id ${u.Id}, on ${new URL(api.url).href})`);
+    for (const u of [acme, globex, acmeRotated])
+      expect(r.output).toContain(`[USER_LEFT_STACK] StorageUser '${u.Name}' (id ${u.Id}, on ${new URL(api.url).href})`);
     // The token and every credential: nowhere in state, history, backups, the stacks' config or the service's log.
     const needles = withEncodings([["the API token", token], ...api.users.flatMap(secretsOf)]);
-    const kept = [...filesUnder(path.join(exampleDir, "state")), ...filesUnder(path.join(exampleDir, "workspace")), ...filesUnder(path.join(work, "home"))];
+    const kept = [
+      ...filesUnder(path.join(exampleDir, "state")),
+      ...filesUnder(path.join(exampleDir, "workspace")),
+      ...filesUnder(path.join(work, "home")),
+    ];
     expect(kept.length).toBeGreaterThan(5);
     expect(hits(kept, needles)).toEqual([]);
     // Its standard error and the commands' output: progress only (the hand-over went to the file).
     expect(hits([["the service's output", r.output]], needles)).toEqual([]);
-    expect(fs.readFileSync(path.join(exampleDir, "workspace", "Pulumi.tenant-acme.yaml"), "utf8")).toMatch(/storage-user:accessToken:\n\s+secure:/);
+    expect(fs.readFileSync(path.join(exampleDir, "workspace", "Pulumi.tenant-acme.yaml"), "utf8")).toMatch(
+      /storage-user:accessToken:\n\s+secure:/,
+    );
   });
 });

@@ -31,7 +31,10 @@ interface Case {
   route: Route;
 }
 
-function preview(cases: Case[], env: Record<string, string | undefined> = { STORAGE_API_URL: api.url }): Promise<RunResult> {
+function preview(
+  cases: Case[],
+  env: Record<string, string | undefined> = { STORAGE_API_URL: api.url },
+): Promise<RunResult> {
   return stack.preview(["-c", `hostile:cases=${JSON.stringify(cases)}`], { env });
 }
 
@@ -49,16 +52,32 @@ const refused: Array<[string, unknown, string]> = [
   ["userName an array", { userName: ["app"] }, "userName must be a string, got object"],
   ["userName null", { userName: null }, "userName must be a string, got null"],
   ["userName of 257 characters", { userName: long257 }, "userName is 257 characters long; at most 256 are accepted"],
-  ["control character U+0001", { userName: "app\u0001prod" }, "userName must not contain control characters or line breaks"],
+  [
+    "control character U+0001",
+    { userName: "app\u0001prod" },
+    "userName must not contain control characters or line breaks",
+  ],
   ["newline", { userName: "app\nprod" }, "userName must not contain control characters or line breaks"],
   ["carriage return", { userName: "app\rprod" }, "userName must not contain control characters or line breaks"],
   ["tab", { userName: "app\tprod" }, "userName must not contain control characters or line breaks"],
   ["DEL U+007F", { userName: "app\u007f" }, "userName must not contain control characters or line breaks"],
   ["C1 control U+0085", { userName: "app\u0085prod" }, "userName must not contain control characters or line breaks"],
-  ["line separator U+2028", { userName: "app\u2028prod" }, "userName must not contain control characters or line breaks"],
-  ['persistPassword "true" (a string)', { userName: "ok-a", persistPassword: "true" }, 'persistPassword must be true or false, got "true"'],
+  [
+    "line separator U+2028",
+    { userName: "app\u2028prod" },
+    "userName must not contain control characters or line breaks",
+  ],
+  [
+    'persistPassword "true" (a string)',
+    { userName: "ok-a", persistPassword: "true" },
+    'persistPassword must be true or false, got "true"',
+  ],
   ["persistPassword 1", { userName: "ok-b", persistPassword: 1 }, "persistPassword must be true or false, got 1"],
-  ["typo `pasword` (unknown argument)", { userName: "ok-c", pasword: "hunter2" }, "pasword is not a StorageUser argument"],
+  [
+    "typo `pasword` (unknown argument)",
+    { userName: "ok-c", pasword: "hunter2" },
+    "pasword is not a StorageUser argument",
+  ],
   ["`UserName` (the API's spelling)", { UserName: "ok-d" }, "UserName is not a StorageUser argument"],
   ["null args", null, "has arguments that are not an object"],
   ["a string instead of args", "app-prod", "has arguments that are not an object"],
@@ -77,8 +96,8 @@ const accepted: Array<[string, unknown]> = [
 describe("plain values: the constructor refuses them (INVALID_INPUT, the field named)", () => {
   test("every case in one preview: each refused, no request", async () => {
     const cases: Case[] = [
-      ...refused.map(([, args], i) => ({ name: `p${i}`, args, route: "plain" as Route })),
-      ...accepted.map(([, args], i) => ({ name: `a${i}`, args, route: "plain" as Route })),
+      ...refused.map(([, args], i) => ({ name: `p${i}`, args, route: "plain" })),
+      ...accepted.map(([, args], i) => ({ name: `a${i}`, args, route: "plain" })),
     ];
     const r = await preview(cases);
     expect(r.code, r.output).not.toBe(0);
@@ -96,8 +115,16 @@ describe("plain values: the constructor refuses them (INVALID_INPUT, the field n
   });
 
   test.each<[string, unknown, string]>([
-    ["empty userName", { userName: "" }, "[INVALID_INPUT] StorageUser 'thrown' has invalid arguments: userName must not be empty"],
-    ["unknown argument", { userName: "ok", pasword: "x" }, "[INVALID_INPUT] StorageUser 'thrown' has invalid arguments: pasword is not a StorageUser argument"],
+    [
+      "empty userName",
+      { userName: "" },
+      "[INVALID_INPUT] StorageUser 'thrown' has invalid arguments: userName must not be empty",
+    ],
+    [
+      "unknown argument",
+      { userName: "ok", pasword: "x" },
+      "[INVALID_INPUT] StorageUser 'thrown' has invalid arguments: pasword is not a StorageUser argument",
+    ],
     ["null args", null, "[INVALID_INPUT] StorageUser 'thrown' has arguments that are not an object"],
   ])("left uncaught (%s), the program error fails the preview", async (_label, args, text) => {
     const r = await preview([{ name: "thrown", args, route: "plain-throw" }]);
@@ -133,12 +160,19 @@ describe("Output values: the provider's check refuses them, naming the property"
     ["userName of 257 characters", { userName: long257 }, "userName", "is 257 characters long"],
     ["control character", { userName: "app\u0007" }, "userName", "must not contain control characters"],
     ["newline", { userName: "app\nprod" }, "userName", "must not contain control characters or line breaks"],
-    ['persistPassword "true"', { userName: "ok-f", persistPassword: "true" }, "persistPassword", 'must be true or false, got "true"'],
+    [
+      'persistPassword "true"',
+      { userName: "ok-f", persistPassword: "true" },
+      "persistPassword",
+      'must be true or false, got "true"',
+    ],
     ["persistPassword 1", { userName: "ok-g", persistPassword: 1 }, "persistPassword", "must be true or false, got 1"],
   ])("%s", async (_label, args, property, reason) => {
     const r = await preview([{ name: "out", args, route: "output" }]);
     expect(r.code, r.output).not.toBe(0);
-    expect(r.output).toMatch(new RegExp(`resource 'out': property ${property} value [\\s\\S]*? has a problem: ${escape(reason)}`));
+    expect(r.output).toMatch(
+      new RegExp(`resource 'out': property ${property} value [\\s\\S]*? has a problem: ${escape(reason)}`),
+    );
     expect(api.requests).toHaveLength(0);
   });
 
@@ -146,7 +180,9 @@ describe("Output values: the provider's check refuses them, naming the property"
     // Only known arguments reach the provider, so the constructor checks names even of Outputs.
     const r = await preview([{ name: "out", args: { userName: "ok-h", pasword: "hunter2" }, route: "output" }]);
     expect(r.code, r.output).not.toBe(0);
-    expect(r.output).toContain("[INVALID_INPUT] StorageUser 'out' has invalid arguments: pasword is not a StorageUser argument");
+    expect(r.output).toContain(
+      "[INVALID_INPUT] StorageUser 'out' has invalid arguments: pasword is not a StorageUser argument",
+    );
     expect(r.output).not.toContain("hunter2");
     expect(api.requests).toHaveLength(0);
   });
@@ -158,8 +194,16 @@ describe("configuration: refused at preview, naming storage:baseUrl", () => {
     ["missing", undefined, "[CONFIG_MISSING] no storage API address is configured"],
     ["not a URL", "storage.example.com/api", "[CONFIG_INVALID] STORAGE_API_URL is not an absolute URL"],
     ["ftp:// scheme", "ftp://127.0.0.1/", "[CONFIG_INVALID] STORAGE_API_URL uses ftp:"],
-    ["plain http:// to a remote host", "http://storage.example.com", "[CONFIG_INVALID] STORAGE_API_URL is plain http:// to storage.example.com"],
-    ["credentials in the URL", "https://admin:s3cr3t-pw@storage.example.com", "[CONFIG_INVALID] STORAGE_API_URL contains user info"],
+    [
+      "plain http:// to a remote host",
+      "http://storage.example.com",
+      "[CONFIG_INVALID] STORAGE_API_URL is plain http:// to storage.example.com",
+    ],
+    [
+      "credentials in the URL",
+      "https://admin:s3cr3t-pw@storage.example.com",
+      "[CONFIG_INVALID] STORAGE_API_URL contains user info",
+    ],
     ["a query", "https://storage.example.com/?tenant=1", "[CONFIG_INVALID] STORAGE_API_URL has a query or fragment"],
     ["a fragment", "https://storage.example.com/#api", "[CONFIG_INVALID] STORAGE_API_URL has a query or fragment"],
   ])("%s", async (_label, url, text) => {
@@ -173,9 +217,12 @@ describe("configuration: refused at preview, naming storage:baseUrl", () => {
   });
 
   test("stack config storage:baseUrl wins over the environment and is checked the same way", async () => {
-    const r = await stack.preview(["-c", `hostile:cases=${JSON.stringify(valid)}`, "-c", "storage:baseUrl=ftp://127.0.0.1/"], {
-      env: { STORAGE_API_URL: api.url },
-    });
+    const r = await stack.preview(
+      ["-c", `hostile:cases=${JSON.stringify(valid)}`, "-c", "storage:baseUrl=ftp://127.0.0.1/"],
+      {
+        env: { STORAGE_API_URL: api.url },
+      },
+    );
     await stack.must(["config", "rm", "storage:baseUrl"]);
     expect(r.code, r.output).not.toBe(0);
     expect(r.output).toContain("[CONFIG_INVALID] storage:baseUrl uses ftp:");
@@ -209,14 +256,18 @@ describe("the token: refused when it could inject a header", () => {
 
 describe("values unknown during preview pass check", () => {
   test("userName and persistPassword computed from another StorageUser's userId: preview passes, up creates both", async () => {
-    const cases: Case[] = [{ name: "later", args: { userName: "later-<id>", persistPassword: true }, route: "unknown" }];
+    const cases: Case[] = [
+      { name: "later", args: { userName: "later-<id>", persistPassword: true }, route: "unknown" },
+    ];
     const r = await preview(cases);
     expect(r.code, r.output).toBe(0);
     expect(r.output).toMatch(/\+\s+pulumi-nodejs:dynamic\/storage:StorageUser later-source create/);
     expect(r.output).toMatch(/\+\s+pulumi-nodejs:dynamic\/storage:StorageUser later create/);
     expect(api.requests).toHaveLength(0);
 
-    const up = await stack.up(["-c", `hostile:cases=${JSON.stringify(cases)}`], { env: { STORAGE_API_URL: api.url, STORAGE_ACCESS_TOKEN: token } });
+    const up = await stack.up(["-c", `hostile:cases=${JSON.stringify(cases)}`], {
+      env: { STORAGE_API_URL: api.url, STORAGE_ACCESS_TOKEN: token },
+    });
     expect(up.code, up.output).toBe(0);
     const source = api.users.find((u) => u.Name === "later-source");
     expect(source).toBeDefined();

@@ -14,9 +14,14 @@ function importGraph(): Map<string, string[]> {
       const file = path.join(dir, e.name);
       if (e.isDirectory()) walk(file);
       else if (file.endsWith(".ts")) {
-        const imports = ts.preProcessFile(fs.readFileSync(file, "utf8"), true, true).importedFiles.map((i) => i.fileName);
+        const imports = ts
+          .preProcessFile(fs.readFileSync(file, "utf8"), true, true)
+          .importedFiles.map((i) => i.fileName);
         const local = imports.filter((n) => n.startsWith(".")).map((n) => path.join(path.dirname(file), n));
-        graph.set(path.relative(repoRoot, file), local.map((f) => path.relative(repoRoot, fs.existsSync(`${f}.ts`) ? `${f}.ts` : path.join(f, "index.ts"))));
+        graph.set(
+          path.relative(repoRoot, file),
+          local.map((f) => path.relative(repoRoot, fs.existsSync(`${f}.ts`) ? `${f}.ts` : path.join(f, "index.ts"))),
+        );
       }
     }
   };
@@ -43,7 +48,15 @@ function cycles(graph: Map<string, string[]>): string[] {
 }
 
 test("the check finds a cycle when there is one", () => {
-  expect(cycles(new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]]]))).toEqual(["a -> b -> c -> a"]);
+  expect(
+    cycles(
+      new Map([
+        ["a", ["b"]],
+        ["b", ["c"]],
+        ["c", ["a"]],
+      ]),
+    ),
+  ).toEqual(["a -> b -> c -> a"]);
 });
 
 test("provider/ has no import cycle", () => {

@@ -38,17 +38,33 @@ function gitUrl(): string {
 }
 
 function install(cell: Cell, dir: string) {
-  const env = { ...process.env, PATH: [nodeBinDir(cell.node), packageManagerBinDir("pnpm"), packageManagerBinDir("yarn"), process.env.PATH].join(path.delimiter), npm_config_loglevel: "error" };
+  const env = {
+    ...process.env,
+    PATH: [nodeBinDir(cell.node), packageManagerBinDir("pnpm"), packageManagerBinDir("yarn"), process.env.PATH].join(
+      path.delimiter,
+    ),
+    npm_config_loglevel: "error",
+  };
   const spec = cell.from === "git" ? gitUrl() : `file:${tarball}`;
   const pj = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
   pj.dependencies = { "@pulumi/pulumi": cell.sdk, "pulumi-storage-user": spec };
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pj, null, 2));
-  const args = { npm: ["install", "--no-audit", "--no-fund"], pnpm: ["install"], yarn: ["install", "--non-interactive"] }[cell.pm];
+  const args = {
+    npm: ["install", "--no-audit", "--no-fund"],
+    pnpm: ["install"],
+    yarn: ["install", "--non-interactive"],
+  }[cell.pm];
   try {
-    execFileSync(cell.pm, args, { cwd: dir, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 240_000 });
+    execFileSync(cell.pm, args, {
+      cwd: dir,
+      env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 240_000,
+    });
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string };
-    throw new Error(`${cell.pm} ${args.join(" ")} failed in ${cell.name}:\n${e.stdout}\n${e.stderr}`);
+    throw new Error(`${cell.pm} ${args.join(" ")} failed in ${cell.name}:\n${e.stdout}\n${e.stderr}`, { cause: err });
   }
 }
 
@@ -57,15 +73,25 @@ describe.concurrent("install matrix", () => {
     test(`${cell.name}: ${cell.program}, ${cell.pm}, @pulumi/pulumi ${cell.sdk}, node ${cell.node}, pulumi ${cell.cli}, from the ${cell.from}`, async () => {
       const dir = path.join(tmp, cell.name);
       fs.cpSync(path.join(repoRoot, "test", "programs", "matrix", cell.program), dir, { recursive: true });
-      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${cell.name}\nruntime: nodejs\ndescription: install-matrix cell\n`);
+      fs.writeFileSync(
+        path.join(dir, "Pulumi.yaml"),
+        `name: ${cell.name}\nruntime: nodejs\ndescription: install-matrix cell\n`,
+      );
       install(cell, dir);
-      const installed = JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")).version;
+      const installed = JSON.parse(
+        fs.readFileSync(path.join(dir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8"),
+      ).version;
       expect(installed).toBe(cell.sdk);
 
       const userName = `matrix-${cell.name}`;
       // One API per cell: the cells run at the same time and each counts its own requests.
       const api: ApiServer = await startApiServer({ token });
-      const stack = await TestStack.create({ programDir: dir, nodeVersion: cell.node, cliVersion: cell.cli, config: { "storage:baseUrl": api.url, [`${cell.name}:userName`]: userName } });
+      const stack = await TestStack.create({
+        programDir: dir,
+        nodeVersion: cell.node,
+        cliVersion: cell.cli,
+        config: { "storage:baseUrl": api.url, [`${cell.name}:userName`]: userName },
+      });
       try {
         const cliReported = (await stack.must(["version"])).stdout.trim();
         expect(cliReported).toBe(cell.cli);
@@ -92,16 +118,34 @@ describe.concurrent("install matrix", () => {
         expect(out.s3.secretKey).toBe(created.S3Connection.SecretKey);
         if (cell.program === "esm") expect(out.moduleKind).toBe("esm");
 
-        const secrets = [token, created.Password, created.S3Connection.AccessKey, created.S3Connection.SecretKey, created.SwiftApiConnection.Password, created.FtpConnection.Password];
+        const secrets = [
+          token,
+          created.Password,
+          created.S3Connection.AccessKey,
+          created.S3Connection.SecretKey,
+          created.SwiftApiConnection.Password,
+          created.FtpConnection.Password,
+        ];
         const exported = (await stack.must(["stack", "export"])).stdout;
-        for (const [where, text] of [["stack export", exported], ["state file", stack.stateFileText()], ["up --debug", up.output + again.output]] as const) {
+        for (const [where, text] of [
+          ["stack export", exported],
+          ["state file", stack.stateFileText()],
+          ["up --debug", up.output + again.output],
+        ] as const) {
           for (const s of secrets) expect(text.includes(s), `a secret in plain text in ${where}`).toBe(false);
         }
         const [user] = await stack.resources();
         const provider: string = user.outputs.__provider;
         expect(provider.match(/require\(/g), provider).toHaveLength(1);
-        const nodeVersion = execFileSync(path.join(nodeBinDir(cell.node), "node"), ["--version"], { encoding: "utf8" }).trim();
-        results.set(cell.name, { providerBytes: Buffer.byteLength(provider), nodeVersion, sdkInstalled: installed, cliReported });
+        const nodeVersion = execFileSync(path.join(nodeBinDir(cell.node), "node"), ["--version"], {
+          encoding: "utf8",
+        }).trim();
+        results.set(cell.name, {
+          providerBytes: Buffer.byteLength(provider),
+          nodeVersion,
+          sdkInstalled: installed,
+          cliReported,
+        });
         const destroy = await stack.destroy();
         expect(destroy.code, destroy.output).toBe(0);
       } finally {
@@ -117,5 +161,8 @@ test("README.md's matrix table is this run's (`npm run matrix` rewrites it)", ()
   const file = process.env[resultsFileVariable];
   if (file) fs.writeFileSync(file, JSON.stringify(Object.fromEntries(results)));
   // A stale table fails even when `npm run matrix` is about to rewrite it: the run it writes is this one.
-  expect(readmeRows(), "README.md's install matrix differs from this run: run `npm run matrix` and commit README.md").toEqual(matrixRows(results));
+  expect(
+    readmeRows(),
+    "README.md's install matrix differs from this run: run `npm run matrix` and commit README.md",
+  ).toEqual(matrixRows(results));
 });

@@ -32,7 +32,11 @@ function hostProcess(): string {
 }
 
 beforeAll(async () => {
-  stack = await TestStack.create({ programDir, config: { "host-probe:greeting": "hello" }, secrets: { "host-probe:hidden": "s3cr3t-probe" } });
+  stack = await TestStack.create({
+    programDir,
+    config: { "host-probe:greeting": "hello" },
+    secrets: { "host-probe:hidden": "s3cr3t-probe" },
+  });
 });
 afterAll(async () => {
   await stack?.dispose();
@@ -48,10 +52,19 @@ describe("pulumi up through the host", () => {
     expect(out.pid).not.toBe(process.pid);
     expect(out.parent).toContain(hostProcess());
     // cmd/run of the program's own @pulumi/pulumi (the consumer install the program resolves).
-    expect(out.entry).toBe(fs.realpathSync(path.join(stack.programDir, "..", "node_modules", "@pulumi", "pulumi", "cmd", "run", "index.js")));
+    expect(out.entry).toBe(
+      fs.realpathSync(path.join(stack.programDir, "..", "node_modules", "@pulumi", "pulumi", "cmd", "run", "index.js")),
+    );
     expect(out.nodeVersion).toBe(`v${pins.mainNode}`);
     expect(out.execArgv).toEqual(["--max-old-space-size=333", "--no-deprecation"]);
-    expect(out).toMatchObject({ typescript: "true", greeting: "hello", secretIsSecret: true, project: "host-probe", stack: stack.stackName, dryRunSeen: false });
+    expect(out).toMatchObject({
+      typescript: "true",
+      greeting: "hello",
+      secretIsSecret: true,
+      project: "host-probe",
+      stack: stack.stackName,
+      dryRunSeen: false,
+    });
     const shown = await stack.must(["stack", "output", "--show-secrets"]);
     expect(stack.stateFileText()).not.toContain("s3cr3t-probe");
     expect(shown.stdout).not.toContain("s3cr3t-probe");
@@ -76,14 +89,21 @@ describe("pulumi up through the host", () => {
     try {
       // A preload as users have them (tracing, dotenv...): it records each process it loads into.
       const log = path.join(dir, "loaded.jsonl");
-      fs.writeFileSync(path.join(dir, "record.js"), `require("fs").appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv) + "\\n"); globalThis.__psuPreloaded = true; process.stderr.write("preload: loaded\\n");`);
+      fs.writeFileSync(
+        path.join(dir, "record.js"),
+        `require("fs").appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv) + "\\n"); globalThis.__psuPreloaded = true; process.stderr.write("preload: loaded\\n");`,
+      );
       const nodeOptions = `--require ${path.join(dir, "record.js")}`;
       await stack.must(["config", "rm", "host-probe:mode"]); // `preview --config` above saved one
       const up = await stack.up([], { env: { NODE_OPTIONS: nodeOptions } });
       expect(up.code, up.output).toBe(0);
       const out = await stack.outputs();
       expect(out).toMatchObject({ nodeOptions, preloaded: true });
-      const loaded: string[][] = fs.readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      const loaded: string[][] = fs
+        .readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
       expect(loaded.some((argv) => argv[1] === out.entry)).toBe(true);
       expect(loaded.filter((argv) => argv.includes(standInMain))).toEqual([]);
 
@@ -104,12 +124,19 @@ describe("pulumi up through the host", () => {
     const pidFile = path.join(dir, "pid");
     let pid = 0;
     try {
-      const preview = await stack.preview(["--config", "host-probe:mode=orphan", "--config", `host-probe:pidFile=${pidFile}`]);
+      const preview = await stack.preview([
+        "--config",
+        "host-probe:mode=orphan",
+        "--config",
+        `host-probe:pidFile=${pidFile}`,
+      ]);
       pid = Number(fs.readFileSync(pidFile, "utf8"));
       expect(() => process.kill(pid, 0), "the left-behind process still runs").not.toThrow();
       // Go's cmd.WaitDelay: the pipes are closed, and a clean exit is reported as this error.
       expect(preview.code).not.toBe(0);
-      expect(preview.output).toContain("Problem executing program (could not run language executor): exec: WaitDelay expired before I/O complete");
+      expect(preview.output).toContain(
+        "Problem executing program (could not run language executor): exec: WaitDelay expired before I/O complete",
+      );
     } finally {
       if (pid) process.kill(pid, "SIGKILL");
       fs.rmSync(dir, { recursive: true, force: true });
@@ -136,12 +163,30 @@ describe("the other RPCs the CLI calls", () => {
         // A project installed from the registry; its program one directory down, as in a monorepo.
         const project = path.join(dir, pm);
         fs.mkdirSync(path.join(project, "infra"), { recursive: true });
-        fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: `about-${pm}`, private: true, dependencies: { ms: "2.1.3" }, devDependencies: { "is-number": "7.0.0" } }));
+        fs.writeFileSync(
+          path.join(project, "package.json"),
+          JSON.stringify({
+            name: `about-${pm}`,
+            private: true,
+            dependencies: { ms: "2.1.3" },
+            devDependencies: { "is-number": "7.0.0" },
+          }),
+        );
         fs.writeFileSync(path.join(project, "infra", "Pulumi.yaml"), `name: about-${pm}\nruntime: nodejs\n`);
-        execFileSync(pm, ["install"], { cwd: project, env: { ...process.env, ...withManagers, npm_config_loglevel: "error" }, stdio: ["ignore", "pipe", "pipe"], timeout: 240_000 });
+        execFileSync(pm, ["install"], {
+          cwd: project,
+          env: { ...process.env, ...withManagers, npm_config_loglevel: "error" },
+          stdio: ["ignore", "pipe", "pipe"],
+          timeout: 240_000,
+        });
         // What is installed does not count: the lock file does.
         fs.rmSync(path.join(project, "node_modules"), { recursive: true, force: true });
-        const probe = await TestStack.create({ programDir: path.join(project, "infra"), shareBackendWith: stack, stackName: `${stack.stackName}-${pm}`, env: withManagers });
+        const probe = await TestStack.create({
+          programDir: path.join(project, "infra"),
+          shareBackendWith: stack,
+          stackName: `${stack.stackName}-${pm}`,
+          env: withManagers,
+        });
         try {
           const res = JSON.parse((await probe.must(["about", "--json"])).stdout);
           expect(res.runtime.packagemanager, pm).toBe(pm);
@@ -152,7 +197,9 @@ describe("the other RPCs the CLI calls", () => {
           // No lock file above the program: the host says so (npm's name for it, the fallback manager).
           fs.rmSync(path.join(project, { npm: "package-lock.json", pnpm: "pnpm-lock.yaml", yarn: "yarn.lock" }[pm]));
           const none = await probe.run(["about", "--json"]);
-          expect(none.output, pm).toContain(`no package-lock.json found (searching upwards from ${path.join(project, "infra")})`);
+          expect(none.output, pm).toContain(
+            `no package-lock.json found (searching upwards from ${path.join(project, "infra")})`,
+          );
         } finally {
           await probe.dispose();
         }
@@ -166,7 +213,14 @@ describe("the other RPCs the CLI calls", () => {
     const plugin = path.join(repoRoot, "test", "programs", "tool-plugin");
     const run = await stack.run(["plugin", "run", plugin, "a"], { env: { TOOL_PLUGIN_PROBE: "from-the-cli" } });
     expect(run.code, run.output).toBe(0);
-    expect(JSON.parse(run.stdout.trim().split("\n").find((l) => l.startsWith("{"))!)).toEqual({ args: ["a"], cwd: stack.programDir, probe: "from-the-cli" });
+    expect(
+      JSON.parse(
+        run.stdout
+          .trim()
+          .split("\n")
+          .find((l) => l.startsWith("{"))!,
+      ),
+    ).toEqual({ args: ["a"], cwd: stack.programDir, probe: "from-the-cli" });
     expect(run.stderr).toContain("tool plugin: on stderr");
     const failing = await stack.run(["plugin", "run", plugin, "fail"]);
     expect(failing.code).not.toBe(0);
@@ -190,18 +244,35 @@ describe("the other RPCs the CLI calls", () => {
       fs.mkdirSync(fake);
       fs.writeFileSync(
         path.join(fake, "package.json"),
-        JSON.stringify({ name: "@acme/fake", version: "1.2.3", pulumi: { resource: true, name: "acmefake", server: `http://127.0.0.1:${port}/plugins` } }),
+        JSON.stringify({
+          name: "@acme/fake",
+          version: "1.2.3",
+          pulumi: { resource: true, name: "acmefake", server: `http://127.0.0.1:${port}/plugins` },
+        }),
       );
-      const tgz = execFileSync("npm", ["pack", "--silent", "--pack-destination", path.join(dir, "program")], { cwd: fake, encoding: "utf8" }).trim();
-      fs.writeFileSync(path.join(dir, "program", "package.json"), JSON.stringify({ name: "probe", private: true, dependencies: { "@acme/fake": `file:./${tgz}` } }));
-      const probe = await TestStack.create({ programDir: path.join(dir, "program"), shareBackendWith: stack, stackName: `${stack.stackName}-inst` });
+      const tgz = execFileSync("npm", ["pack", "--silent", "--pack-destination", path.join(dir, "program")], {
+        cwd: fake,
+        encoding: "utf8",
+      }).trim();
+      fs.writeFileSync(
+        path.join(dir, "program", "package.json"),
+        JSON.stringify({ name: "probe", private: true, dependencies: { "@acme/fake": `file:./${tgz}` } }),
+      );
+      const probe = await TestStack.create({
+        programDir: path.join(dir, "program"),
+        shareBackendWith: stack,
+        stackName: `${stack.stackName}-inst`,
+      });
       try {
         const install = await probe.run(["install"]);
         expect(install.output).toContain("Installing dependencies...");
         expect(install.output).toContain("Finished installing dependencies");
         expect(fs.existsSync(path.join(dir, "program", "node_modules", "@acme", "fake", "package.json"))).toBe(true);
         expect(install.code).not.toBe(0);
-        expect(asked.some((u) => u.startsWith("/plugins/pulumi-resource-acmefake-v1.2.3-linux-")), asked.join("\n")).toBe(true);
+        expect(
+          asked.some((u) => u.startsWith("/plugins/pulumi-resource-acmefake-v1.2.3-linux-")),
+          asked.join("\n"),
+        ).toBe(true);
         // Only the local plugin server was asked: no fallback download from elsewhere.
         expect(install.output).not.toMatch(/get\.pulumi\.com|github\.com/);
       } finally {
@@ -228,7 +299,10 @@ describe("the other RPCs the CLI calls", () => {
       const launcher = path.join(tmp, "b", "pulumi-language-nodejs");
       expect(fs.readFileSync(launcher, "utf8")).toContain("language-host/main.js");
       // The launcher moves NODE_OPTIONS aside for the host's own Node.js (main.ts puts it back).
-      const env = execFileSync("sh", ["-c", `sed 's|^exec node .*|env|' ${launcher} | sh`], { encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "--require /x.js" } });
+      const env = execFileSync("sh", ["-c", `sed 's|^exec node .*|env|' ${launcher} | sh`], {
+        encoding: "utf8",
+        env: { ...process.env, NODE_OPTIONS: "--require /x.js" },
+      });
       expect(env).toContain("PULUMI_STORAGE_USER_HOST_NODE_OPTIONS=--require /x.js");
       expect(env).not.toMatch(/^NODE_OPTIONS=/m);
     } finally {
@@ -239,7 +313,15 @@ describe("the other RPCs the CLI calls", () => {
 
 describe("the host's translations, as the Go host does them", () => {
   test("config keys reach cmd/run as <namespace>:config:<name>", () => {
-    expect(JSON.parse(configJson([["storage:baseUrl", "u"], ["proj:config:x", "1"], ["a:b.c", "2"]]))).toEqual({
+    expect(
+      JSON.parse(
+        configJson([
+          ["storage:baseUrl", "u"],
+          ["proj:config:x", "1"],
+          ["a:b.c", "2"],
+        ]),
+      ),
+    ).toEqual({
       "storage:config:baseUrl": "u",
       "proj:config:x": "1",
       "a:config:b.c": "2",

@@ -13,8 +13,10 @@ describe("through the CLI (examples/from-config)", () => {
   afterAll(async () => api?.close());
 
   const programDir = path.join(repoRoot, "examples", "from-config");
-  const newStack = () => TestStack.create({ programDir, env: { STORAGE_API_URL: api.url, STORAGE_ACCESS_TOKEN: token } });
-  const setUsers = (s: TestStack, users: object[]) => s.must(["config", "set", "from-config:users", JSON.stringify(users)]);
+  const newStack = () =>
+    TestStack.create({ programDir, env: { STORAGE_API_URL: api.url, STORAGE_ACCESS_TOKEN: token } });
+  const setUsers = (s: TestStack, users: object[]) =>
+    s.must(["config", "set", "from-config:users", JSON.stringify(users)]);
   const idOf = (userName: string) => String(api.users.find((u) => u.Name === userName)!.Id);
   const svc = () => new URL(api.url).href;
   const ledgerState = async (s: TestStack) => (await s.resources("pulumi-nodejs:dynamic/storage:StorageUserLedger"))[0];
@@ -40,8 +42,24 @@ describe("through the CLI (examples/from-config)", () => {
       expect(second.output).toContain("StorageUserLedger: 2 storage user(s) left the stack but not the service");
       const forgotten = (await stack.outputs()).forgotten;
       expect(forgotten).toEqual([
-        { id: idOf("ledger-app-v1"), userName: "ledger-app-v1", service: svc(), resourceName: "app", why: "replaced", onService: "exists", at: expect.any(String) },
-        { id: idOf("ledger-batch-v1"), userName: "ledger-batch-v1", service: svc(), resourceName: "batch", why: "removed", onService: "exists", at: expect.any(String) },
+        {
+          id: idOf("ledger-app-v1"),
+          userName: "ledger-app-v1",
+          service: svc(),
+          resourceName: "app",
+          why: "replaced",
+          onService: "exists",
+          at: expect.any(String),
+        },
+        {
+          id: idOf("ledger-batch-v1"),
+          userName: "ledger-batch-v1",
+          service: svc(),
+          resourceName: "batch",
+          why: "removed",
+          onService: "exists",
+          at: expect.any(String),
+        },
       ]);
       expect(new Date(forgotten[0].at).toISOString()).toBe(forgotten[0].at);
       expect(api.users.map((u) => u.Name).filter((n) => n.startsWith("ledger-"))).toHaveLength(3);
@@ -62,8 +80,12 @@ describe("through the CLI (examples/from-config)", () => {
 
       const destroy = await stack.destroy();
       expect(destroy.code, destroy.output).toBe(0);
-      expect(destroy.output).toContain(`Forgotten users still on the storage service (1): ${idOf("ledger-app-v1")} 'ledger-app-v1' on ${svc()} (resource 'app', replaced ${forgotten[0].at})`);
-      expect(destroy.output).toContain(`Users it tracked, which stay on the service too if they leave the stack now (1): ${idOf("ledger-app-v2")} 'ledger-app-v2' on ${svc()} (resource 'app')`);
+      expect(destroy.output).toContain(
+        `Forgotten users still on the storage service (1): ${idOf("ledger-app-v1")} 'ledger-app-v1' on ${svc()} (resource 'app', replaced ${forgotten[0].at})`,
+      );
+      expect(destroy.output).toContain(
+        `Users it tracked, which stay on the service too if they leave the stack now (1): ${idOf("ledger-app-v2")} 'ledger-app-v2' on ${svc()} (resource 'app')`,
+      );
       expect(api.createAttempts).toBe(creates);
     } finally {
       await stack.dispose();
@@ -85,7 +107,9 @@ describe("through the CLI (examples/from-config)", () => {
       const unconfirmed = (await stack.resources()).find((r) => r.outputs.userName === "maybe-v2")!.id as string;
       expect(unconfirmed).toMatch(/^unconfirmed-/);
       // The ledger depends on the failed user, so it was not updated.
-      expect((await ledgerState(stack)).outputs.current).toEqual({ app: { id: idOf("maybe-v1"), userName: "maybe-v1", service: svc() } });
+      expect((await ledgerState(stack)).outputs.current).toEqual({
+        app: { id: idOf("maybe-v1"), userName: "maybe-v1", service: svc() },
+      });
 
       // refresh keeps the record and the next up still refuses to go on without a decision.
       expect((await stack.refresh()).code).toBe(0);
@@ -97,8 +121,12 @@ describe("through the CLI (examples/from-config)", () => {
       await setUsers(stack, [{ name: "app", userName: "maybe-v3" }]);
       const renamed = await stack.up();
       expect(renamed.code, renamed.output).toBe(0);
-      expect(renamed.output).toContain(`StorageUser 'maybe-v2' (${unconfirmed}, on ${new URL(api.url).href}) left the stack; its create did not finish cleanly, so a user 'maybe-v2' may exist`);
-      expect((await stack.outputs()).forgotten.map((f: any) => [f.id, f.why, f.onService])).toEqual([[idOf("maybe-v1"), "replaced", "exists"]]);
+      expect(renamed.output).toContain(
+        `StorageUser 'maybe-v2' (${unconfirmed}, on ${new URL(api.url).href}) left the stack; its create did not finish cleanly, so a user 'maybe-v2' may exist`,
+      );
+      expect((await stack.outputs()).forgotten.map((f: any) => [f.id, f.why, f.onService])).toEqual([
+        [idOf("maybe-v1"), "replaced", "exists"],
+      ]);
       expect((await stack.destroy()).code).toBe(0);
     } finally {
       await stack.dispose();

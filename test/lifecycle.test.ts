@@ -46,8 +46,13 @@ describe("the life of one user", () => {
     const [res] = await stack.resources();
     expect(res.id).toBe(String(api.users[0].Id));
     expect(res.outputs.userName).toBe("life-a");
-    expect(JSON.parse(res.outputs.account)).toMatchObject({ state: "New", tasks: [expect.objectContaining({ id: api.users[0].Tasks[0].Id })] });
-    expect((await stack.outputs()).summary).toEqual({ app: { userName: "life-a", userId: api.users[0].Id, s3Endpoint: api.users[0].S3Connection.Endpoint } });
+    expect(JSON.parse(res.outputs.account)).toMatchObject({
+      state: "New",
+      tasks: [expect.objectContaining({ id: api.users[0].Tasks[0].Id })],
+    });
+    expect((await stack.outputs()).summary).toEqual({
+      app: { userName: "life-a", userId: api.users[0].Id, s3Endpoint: api.users[0].S3Connection.Endpoint },
+    });
   });
 
   test("a second up is a no-op: no request, nothing changed", async () => {
@@ -59,7 +64,8 @@ describe("the life of one user", () => {
   });
 
   test("refresh keeps the recorded state", async () => {
-    const recorded = async () => (await stack.resources(undefined, true)).map((r) => ({ id: r.id, inputs: r.inputs, outputs: r.outputs }));
+    const recorded = async () =>
+      (await stack.resources(undefined, true)).map((r) => ({ id: r.id, inputs: r.inputs, outputs: r.outputs }));
     const before = await recorded();
     const r = await stack.refresh();
     expect(r.code, r.output).toBe(0);
@@ -84,7 +90,9 @@ describe("the life of one user", () => {
     const r = await stack.up();
     expect(r.code, r.output).toBe(0);
     expect(api.users.map((u) => u.Name)).toEqual(["life-a", "life-b"]);
-    expect(r.output).toContain(`warning: [USER_LEFT_STACK] StorageUser 'life-a' (id ${old.Id}, on ${new URL(api.url).href}) left the stack but still exists on the storage service`);
+    expect(r.output).toContain(
+      `warning: [USER_LEFT_STACK] StorageUser 'life-a' (id ${old.Id}, on ${new URL(api.url).href}) left the stack but still exists on the storage service`,
+    );
     const [res] = await stack.resources();
     expect(res.id).toBe(String(api.users[1].Id));
   });
@@ -104,7 +112,9 @@ describe("the life of one user", () => {
     const r = await stack.destroy();
     expect(r.code, r.output).toBe(0);
     const id = api.users[1].Id;
-    expect(r.output).toContain(`warning: [USER_LEFT_STACK] StorageUser 'life-b' (id ${id}, on ${new URL(api.url).href}) left the stack but still exists on the storage service, which has no delete call`);
+    expect(r.output).toContain(
+      `warning: [USER_LEFT_STACK] StorageUser 'life-b' (id ${id}, on ${new URL(api.url).href}) left the stack but still exists on the storage service, which has no delete call`,
+    );
     expect(await stack.resources()).toHaveLength(0);
     expect(api.users).toHaveLength(2);
   });
@@ -158,7 +168,9 @@ test("state written by release 0.1.0 upgrades by one update with no API call; re
     expect(pv.code, pv.output).toBe(0);
     expect(pv.output).toMatch(/1 to update/);
     expect(pv.output).not.toMatch(/to replace/);
-    expect(pv.output).toContain(`StorageUser 'upgraded' (id ${before.id}) was recorded by pulumi-storage-user 0.1.x: the next pulumi up rewrites its state in the 0.2 shape`);
+    expect(pv.output).toContain(
+      `StorageUser 'upgraded' (id ${before.id}) was recorded by pulumi-storage-user 0.1.x: the next pulumi up rewrites its state in the 0.2 shape`,
+    );
     const up = await stack.up();
     expect(up.code, up.output).toBe(0);
     expect(up.output).toMatch(/1 updated/);
@@ -174,21 +186,39 @@ test("state written by release 0.1.0 upgrades by one update with no API call; re
       account: expect.any(String),
       secrets: expect.objectContaining({ plaintext: expect.any(String) }),
     });
-    expect(JSON.parse(after.outputs.account)).toEqual({ state: old.state, tasks: old.tasks, swiftEndpoint: old.swiftEndpoint, s3Endpoint: old.s3Endpoint, ftpHostName: old.ftpHostName });
+    expect(JSON.parse(after.outputs.account)).toEqual({
+      state: old.state,
+      tasks: old.tasks,
+      swiftEndpoint: old.swiftEndpoint,
+      s3Endpoint: old.s3Endpoint,
+      ftpHostName: old.ftpHostName,
+    });
     expect(JSON.parse(JSON.parse(after.outputs.secrets.plaintext))).toEqual({
-        name: credentials.name,
-        password: credentials.password,
-        swift: { tenantId: credentials.swift.tenantId, accessKey: credentials.swift.accessKey, password: credentials.swift.password },
-        s3: { accessKey: credentials.s3.accessKey, secretKey: credentials.s3.secretKey },
-        ftp: { login: credentials.ftp.login, password: credentials.ftp.password },
+      name: credentials.name,
+      password: credentials.password,
+      swift: {
+        tenantId: credentials.swift.tenantId,
+        accessKey: credentials.swift.accessKey,
+        password: credentials.swift.password,
+      },
+      s3: { accessKey: credentials.s3.accessKey, secretKey: credentials.s3.secretKey },
+      ftp: { login: credentials.ftp.login, password: credentials.ftp.password },
     });
     const raw = stack.stateFileText();
-    for (const secret of [credentials.password, credentials.swift.password, credentials.s3.secretKey, credentials.ftp.password]) expect(raw).not.toContain(secret);
+    for (const secret of [
+      credentials.password,
+      credentials.swift.password,
+      credentials.s3.secretKey,
+      credentials.ftp.password,
+    ])
+      expect(raw).not.toContain(secret);
     expect((await stack.outputs()).userId).toBe(Number(before.id));
 
     const refresh = await stack.refresh();
     expect(refresh.code, refresh.output).toBe(0);
-    expect(refresh.output).toContain(`StorageUser 'upgraded' (id ${before.id}) had no recorded service (created by 0.1.x): recorded as ${new URL(api.url).href}`);
+    expect(refresh.output).toContain(
+      `StorageUser 'upgraded' (id ${before.id}) had no recorded service (created by 0.1.x): recorded as ${new URL(api.url).href}`,
+    );
     const [refreshed] = await stack.resources(undefined, true);
     expect(JSON.parse(refreshed.outputs.account).baseUrl).toBe(new URL(api.url).href);
     expect(refreshed.outputs.secrets).toEqual(after.outputs.secrets);
@@ -198,7 +228,9 @@ test("state written by release 0.1.0 upgrades by one update with no API call; re
     expect(api.createAttempts).toBe(attempts);
     const destroy = await stack.destroy();
     expect(destroy.code, destroy.output).toBe(0);
-    expect(destroy.output).toContain(`StorageUser 'upgraded' (id ${before.id}, on ${new URL(api.url).href}) left the stack`);
+    expect(destroy.output).toContain(
+      `StorageUser 'upgraded' (id ${before.id}, on ${new URL(api.url).href}) left the stack`,
+    );
   } finally {
     await stack.dispose();
   }

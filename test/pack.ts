@@ -11,7 +11,10 @@ import { repoRoot } from "../scripts/toolchain";
 export function packWithHooks(dir: string): { tarball: string; checkout: string } {
   const checkout = path.join(dir, "checkout");
   // The files git tracks or would track: uncommitted changes and new files included.
-  const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: repoRoot, encoding: "utf8" });
+  const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: repoRoot,
+    encoding: "utf8",
+  });
   if (listed.status === 0) {
     for (const f of listed.stdout.split("\0").filter(Boolean)) {
       const from = path.join(repoRoot, f);
@@ -24,6 +27,13 @@ export function packWithHooks(dir: string): { tarball: string; checkout: string 
     fs.cpSync(repoRoot, checkout, { recursive: true, filter: (f) => !skip.has(f) });
   }
   fs.symlinkSync(fs.realpathSync(path.join(repoRoot, "node_modules")), path.join(checkout, "node_modules"));
-  const [packed] = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", dir], { cwd: checkout, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, npm_config_loglevel: "error" } }));
+  const [packed] = JSON.parse(
+    execFileSync("npm", ["pack", "--json", "--pack-destination", dir], {
+      cwd: checkout,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, npm_config_loglevel: "error" },
+    }),
+  );
   return { tarball: path.join(dir, packed.filename), checkout };
 }

@@ -21,7 +21,15 @@ const SECRET_NAME = "secret-name-value-9f3e";
 const SECRET_CONN = "secret-conn-value-7a1c";
 
 function op(type: string, name: string, inputs: Record<string, unknown>, resourceType = TYPE) {
-  return { type, resource: { urn: urn(name, resourceType), custom: true, type: resourceType, inputs: { __provider: "exports.handler = __f0;", ...inputs } } };
+  return {
+    type,
+    resource: {
+      urn: urn(name, resourceType),
+      custom: true,
+      type: resourceType,
+      inputs: { __provider: "exports.handler = __f0;", ...inputs },
+    },
+  };
 }
 
 /** A deployment as `pulumi stack export` prints it, with every kind of pending operation. */
@@ -34,7 +42,10 @@ const exported = {
     pending_operations: [
       op("creating", "auto-0", { userName: "su-7k2m9x", persistPassword: false }),
       op("creating", "named", { userName: "alice", connection: "eu" }),
-      op("creating", "hidden", { userName: { [SIG]: "1b47061264138c4ac30d75fd1eb44270", ciphertext: SECRET_NAME }, connection: { [SIG]: "1b47061264138c4ac30d75fd1eb44270", ciphertext: SECRET_CONN } }),
+      op("creating", "hidden", {
+        userName: { [SIG]: "1b47061264138c4ac30d75fd1eb44270", ciphertext: SECRET_NAME },
+        connection: { [SIG]: "1b47061264138c4ac30d75fd1eb44270", ciphertext: SECRET_CONN },
+      }),
       // A StorageUser's update and delete call no API: nothing can have been created.
       op("updating", "upd", { userName: "not-listed-upd" }),
       op("deleting", "del", { userName: "not-listed-del" }),
@@ -53,7 +64,14 @@ const later = {
     manifest: { ...exported.deployment.manifest, time: "2026-11-25T01:00:00Z" },
     resources: [
       ...exported.deployment.resources,
-      { urn: urn("named"), custom: true, id: "1002", type: TYPE, inputs: { userName: "alice", connection: "eu" }, outputs: { userName: "alice", connection: "eu" } },
+      {
+        urn: urn("named"),
+        custom: true,
+        id: "1002",
+        type: TYPE,
+        inputs: { userName: "alice", connection: "eu" },
+        outputs: { userName: "alice", connection: "eu" },
+      },
     ],
   },
 };
@@ -61,17 +79,42 @@ const later = {
 describe("pendingStorageUsers", () => {
   test("lists exactly the pending StorageUser creates, from an export, its .deployment and a file backend checkpoint", () => {
     const expected = [
-      { userName: "su-7k2m9x", connection: undefined, connectionIsSecret: false, urn: urn("auto-0"), operation: "creating", status: "unaccounted" },
-      { userName: "alice", connection: "eu", connectionIsSecret: false, urn: urn("named"), operation: "creating", status: "unaccounted" },
-      { userName: undefined, connection: undefined, connectionIsSecret: true, urn: urn("hidden"), operation: "creating", status: "unaccounted" },
+      {
+        userName: "su-7k2m9x",
+        connection: undefined,
+        connectionIsSecret: false,
+        urn: urn("auto-0"),
+        operation: "creating",
+        status: "unaccounted",
+      },
+      {
+        userName: "alice",
+        connection: "eu",
+        connectionIsSecret: false,
+        urn: urn("named"),
+        operation: "creating",
+        status: "unaccounted",
+      },
+      {
+        userName: undefined,
+        connection: undefined,
+        connectionIsSecret: true,
+        urn: urn("hidden"),
+        operation: "creating",
+        status: "unaccounted",
+      },
     ];
     expect(pendingStorageUsers(exported)).toEqual(expected);
     expect(pendingStorageUsers(exported.deployment)).toEqual(expected);
-    expect(pendingStorageUsers({ version: 3, checkpoint: { stack: "dev", latest: exported.deployment } })).toEqual(expected);
+    expect(pendingStorageUsers({ version: 3, checkpoint: { stack: "dev", latest: exported.deployment } })).toEqual(
+      expected,
+    );
   });
 
   test("nothing pending: an empty list (also for an empty stack's checkpoint and export)", () => {
-    expect(pendingStorageUsers({ version: 3, deployment: { manifest: {}, resources: exported.deployment.resources } })).toEqual([]);
+    expect(
+      pendingStorageUsers({ version: 3, deployment: { manifest: {}, resources: exported.deployment.resources } }),
+    ).toEqual([]);
     expect(pendingStorageUsers({ version: 3, checkpoint: { stack: "dev" } })).toEqual([]);
     expect(pendingStorageUsers({ version: 3, deployment: { manifest: {} } })).toEqual([]);
   });
@@ -88,7 +131,10 @@ describe("pendingStorageUsers", () => {
   test("several deployments (an export and history checkpoints): each user once, its status read against the newest", () => {
     const checkpoint = { version: 3, checkpoint: { stack: "dev", latest: exported.deployment } };
     // Given in any order: the newest by manifest time is the reference.
-    for (const inputs of [[checkpoint, later, checkpoint], [later, checkpoint]]) {
+    for (const inputs of [
+      [checkpoint, later, checkpoint],
+      [later, checkpoint],
+    ]) {
       const found = pendingStorageUsers(inputs);
       expect(found.map((p) => [p.userName, p.status])).toEqual([
         ["su-7k2m9x", "unaccounted"],
@@ -99,13 +145,23 @@ describe("pendingStorageUsers", () => {
     // The same user name on another connection is another user: not in the stack.
     const elsewhere = structuredClone(later);
     elsewhere.deployment.resources[1].inputs.connection = elsewhere.deployment.resources[1].outputs.connection = "us";
-    expect(pendingStorageUsers([checkpoint, elsewhere]).find((p) => p.userName === "alice")?.status).toBe("unaccounted");
+    expect(pendingStorageUsers([checkpoint, elsewhere]).find((p) => p.userName === "alice")?.status).toBe(
+      "unaccounted",
+    );
   });
 
   test("dealtWith: names, or lines an earlier run printed, mark those users dealt with", () => {
     const earlier = pendingStorageUsers(exported).map(formatPendingStorageUser);
-    expect(pendingStorageUsers(exported, { dealtWith: [earlier[0]] }).map((p) => p.status)).toEqual(["dealt with", "unaccounted", "unaccounted"]);
-    expect(pendingStorageUsers(exported, { dealtWith: ["alice", "", "  "] }).map((p) => p.status)).toEqual(["unaccounted", "dealt with", "unaccounted"]);
+    expect(pendingStorageUsers(exported, { dealtWith: [earlier[0]] }).map((p) => p.status)).toEqual([
+      "dealt with",
+      "unaccounted",
+      "unaccounted",
+    ]);
+    expect(pendingStorageUsers(exported, { dealtWith: ["alice", "", "  "] }).map((p) => p.status)).toEqual([
+      "unaccounted",
+      "dealt with",
+      "unaccounted",
+    ]);
   });
 
   test.each([
@@ -123,16 +179,19 @@ describe("pendingStorageUsers", () => {
     }
     expect(caught).toBeInstanceOf(StorageUserError);
     expect((caught as StorageUserError).code).toBe("PENDING_INPUT_UNREADABLE");
-    expect((caught as Error).message).toMatch(/^\[PENDING_INPUT_UNREADABLE\] .*: pass the output of `pulumi stack export`/);
+    expect((caught as Error).message).toMatch(
+      /^\[PENDING_INPUT_UNREADABLE\] .*: pass the output of `pulumi stack export`/,
+    );
   });
 });
 
-describe("the bin, as built (package.json \"bin\")", () => {
+describe('the bin, as built (package.json "bin")', () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "psu-pending-"));
   const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8"));
   const bin = path.join(repoRoot, pkg.bin["pulumi-storage-user"]);
   /** `pulumi-storage-user ...` as npx starts it: the bin's file under this Node.js. */
-  const npx = (args: string[], input?: string) => spawnSync(process.execPath, [bin, ...args], { cwd: work, input, encoding: "utf8" });
+  const npx = (args: string[], input?: string) =>
+    spawnSync(process.execPath, [bin, ...args], { cwd: work, input, encoding: "utf8" });
 
   test("pending on standard input: one line per user, exit 1", () => {
     const r = npx(["pending"], JSON.stringify(exported));
@@ -169,42 +228,74 @@ describe("the bin, as built (package.json \"bin\")", () => {
     const kept = path.join(work, "dealt-with.txt");
     fs.writeFileSync(kept, lines.join("\n"));
     const again = npx(["pending", "--dealt-with", kept, first, second]);
-    expect(again.stdout.trim().split("\n").map((l) => l.split("\t")[3])).toEqual(["dealt with", "in stack", "unaccounted"]);
+    expect(
+      again.stdout
+        .trim()
+        .split("\n")
+        .map((l) => l.split("\t")[3]),
+    ).toEqual(["dealt with", "in stack", "unaccounted"]);
     // The secret-named user cannot be matched by name: it stays unaccounted until the operator sees it with --show-secrets.
     expect(again.status).toBe(1);
     const withoutSecret = structuredClone(later);
-    withoutSecret.deployment.pending_operations = withoutSecret.deployment.pending_operations.filter((o) => o.resource.urn !== urn("hidden"));
+    withoutSecret.deployment.pending_operations = withoutSecret.deployment.pending_operations.filter(
+      (o) => o.resource.urn !== urn("hidden"),
+    );
     fs.writeFileSync(second, JSON.stringify({ version: 3, deployment: withoutSecret.deployment }));
     const done = npx(["pending", "--dealt-with", kept, second]);
-    expect([done.status, done.stdout.trim().split("\n").map((l) => l.split("\t")[3])]).toEqual([0, ["dealt with", "in stack"]]);
+    expect([
+      done.status,
+      done.stdout
+        .trim()
+        .split("\n")
+        .map((l) => l.split("\t")[3]),
+    ]).toEqual([0, ["dealt with", "in stack"]]);
     expect(done.stderr).toContain("0 unaccounted");
   });
 
   test("no input on a terminal: the usage, exit 2, instead of waiting", () => {
     // `script` gives the bin a terminal as its standard input, as an operator's shell does.
-    const r = spawnSync("script", ["-qec", `'${process.execPath}' '${bin}' pending`, "/dev/null"], { cwd: work, encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync("script", ["-qec", `'${process.execPath}' '${bin}' pending`, "/dev/null"], {
+      cwd: work,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(r.status).toBe(2);
     expect(r.stdout).toMatch(/\[USAGE\] nothing piped in: usage: pulumi stack export \| pulumi-storage-user pending/);
   });
 
-  test.each([["--help"], ["pending", "--help"], ["help"]])("%s %s: what pending does and its exit statuses, exit 0", (...args) => {
-    const r = npx(args.filter(Boolean));
-    expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^usage: pulumi stack export \| pulumi-storage-user pending/);
-    expect(r.stdout).toContain("Exit status: 1 when any is unaccounted, 0 when none, 2 when an input cannot be read.");
-  });
+  test.each([["--help"], ["pending", "--help"], ["help"]])(
+    "%s %s: what pending does and its exit statuses, exit 0",
+    (...args) => {
+      const r = npx(args.filter(Boolean));
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(/^usage: pulumi stack export \| pulumi-storage-user pending/);
+      expect(r.stdout).toContain(
+        "Exit status: 1 when any is unaccounted, 0 when none, 2 when an input cannot be read.",
+      );
+    },
+  );
 
   test.each([
     ["not JSON", ["pending"], "{ not json", /^\[PENDING_INPUT_UNREADABLE\] standard input is not JSON \(10 bytes\)/],
     ["empty input", ["pending"], "", /^\[PENDING_INPUT_UNREADABLE\] standard input is not JSON \(empty\)/],
     ["no deployment", ["pending"], '{"stack":"dev"}', /^\[PENDING_INPUT_UNREADABLE\] the input has neither/],
-    ["missing file", ["pending", "/nonexistent/export.json"], undefined, /^\[PENDING_INPUT_UNREADABLE\] cannot read \/nonexistent\/export.json \(ENOENT\)/],
+    [
+      "missing file",
+      ["pending", "/nonexistent/export.json"],
+      undefined,
+      /^\[PENDING_INPUT_UNREADABLE\] cannot read \/nonexistent\/export.json \(ENOENT\)/,
+    ],
     ["unknown command", ["frobnicate"], undefined, /^\[USAGE\] unknown command/],
     ["--dealt-with without its file", ["pending", "--dealt-with"], "{}", /^\[USAGE\] --dealt-with needs a file/],
   ])("%s: exit 2 with a coded message", (_what, args, input, message) => {
     const r = npx(args, input);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe("");
-    expect(r.stderr.split("\n").filter((l) => !l.startsWith("npm warn")).join("\n")).toMatch(message);
+    expect(
+      r.stderr
+        .split("\n")
+        .filter((l) => !l.startsWith("npm warn"))
+        .join("\n"),
+    ).toMatch(message);
   });
 });

@@ -18,7 +18,10 @@ let pack: string;
 beforeAll(async () => {
   api = await startApiServer({ token });
   pack = fs.mkdtempSync(path.join(os.tmpdir(), "psu-policy-"));
-  fs.cpSync(path.join(repoRoot, "examples", "ci-preview", "policy"), pack, { recursive: true, filter: (src) => !src.includes("node_modules") });
+  fs.cpSync(path.join(repoRoot, "examples", "ci-preview", "policy"), pack, {
+    recursive: true,
+    filter: (src) => !src.includes("node_modules"),
+  });
   execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--prefer-offline"], {
     cwd: pack,
     env: { ...process.env, PATH: userPath(), npm_config_loglevel: "error" },
@@ -32,24 +35,36 @@ afterAll(async () => {
 });
 
 test("the pack type-checks with its own dependencies (strict)", () => {
-  execFileSync(process.execPath, [path.join(pack, "node_modules", "typescript", "bin", "tsc"), "-p", pack, "--noEmit"], { encoding: "utf8", stdio: "pipe" });
+  execFileSync(
+    process.execPath,
+    [path.join(pack, "node_modules", "typescript", "bin", "tsc"), "-p", pack, "--noEmit"],
+    { encoding: "utf8", stdio: "pipe" },
+  );
 });
 
-const policyPreview = (stack: TestStack, env?: Record<string, string>) => stack.preview(["--policy-pack", pack], { env });
+const policyPreview = (stack: TestStack, env?: Record<string, string>) =>
+  stack.preview(["--policy-pack", pack], { env });
 
 describe("storage-user-name", () => {
   test("a userName breaking the rule fails preview with the policy's message, before any request", async () => {
-    const stack = await TestStack.create({ programDir: path.join(repoRoot, "examples", "ci-preview"), config: { "storage:baseUrl": api.url, "users[0].name": "app", "users[0].userName": "App_Main" } });
+    const stack = await TestStack.create({
+      programDir: path.join(repoRoot, "examples", "ci-preview"),
+      config: { "storage:baseUrl": api.url, "users[0].name": "app", "users[0].userName": "App_Main" },
+    });
     try {
       const before = api.requests.length;
       const pv = await policyPreview(stack);
       expect(pv.code, pv.output).not.toBe(0);
       expect(pv.output).toContain("storage-user-name");
-      expect(pv.output).toContain("StorageUser 'app' has userName 'App_Main': user names are lowercase letters, digits and single hyphens, starting with a letter.");
+      expect(pv.output).toContain(
+        "StorageUser 'app' has userName 'App_Main': user names are lowercase letters, digits and single hyphens, starting with a letter.",
+      );
       await stack.must(["config", "set", "--path", "users[0].userName", "app-main"]);
       const wrongStack = await policyPreview(stack);
       expect(wrongStack.code).not.toBe(0);
-      expect(wrongStack.output).toContain(`StorageUser 'app' has userName 'app-main': user names are ending in '-${stack.stackName}' (the stack).`);
+      expect(wrongStack.output).toContain(
+        `StorageUser 'app' has userName 'app-main': user names are ending in '-${stack.stackName}' (the stack).`,
+      );
       expect(api.requests.length).toBe(before);
     } finally {
       await stack.dispose();
@@ -62,7 +77,10 @@ describe("storage-user-removal-approval", () => {
   let names: { app: string; backup: string };
   beforeAll(async () => {
     // Resource names set, so that a new userName is a replacement, not a delete and a create.
-    stack = await TestStack.create({ programDir: path.join(repoRoot, "examples", "ci-preview"), config: { "storage:baseUrl": api.url, "users[0].name": "app", "users[1].name": "backup" } });
+    stack = await TestStack.create({
+      programDir: path.join(repoRoot, "examples", "ci-preview"),
+      config: { "storage:baseUrl": api.url, "users[0].name": "app", "users[1].name": "backup" },
+    });
     names = { app: `app-${stack.stackName}`, backup: `backup-${stack.stackName}` };
     await stack.must(["config", "set", "--path", "users[0].userName", names.app]);
     await stack.must(["config", "set", "--path", "users[1].userName", names.backup]);
@@ -118,7 +136,9 @@ describe("storage-user-removal-approval", () => {
     const pv = await policyPreview(stack);
     expect(pv.code, pv.output).not.toBe(0);
     // The replacement's name is drawn at up: the policy sees it unknown, and still runs.
-    expect(pv.output).toContain(`StorageUser '${auto.Name}' (id ${auto.Id}) would leave the stack (replaced: userName '${auto.Name}' => '(known after update)')`);
+    expect(pv.output).toContain(
+      `StorageUser '${auto.Name}' (id ${auto.Id}) would leave the stack (replaced: userName '${auto.Name}' => '(known after update)')`,
+    );
     expect(pv.output).not.toContain("can't run policy");
     const ok = await policyPreview(stack, { PULUMI_STORAGE_USER_ALLOW_REMOVAL: auto.Name });
     expect(ok.code, ok.output).toBe(0);
@@ -130,7 +150,9 @@ describe("storage-user-removal-approval", () => {
     await stack.must(["config", "rm", "--path", "users[1]"]);
     const pv = await policyPreview(stack);
     expect(pv.code, pv.output).not.toBe(0);
-    expect(pv.output).toContain(`StorageUser '${names.backup}' (id ${id}) would leave the stack (removed from the program)`);
+    expect(pv.output).toContain(
+      `StorageUser '${names.backup}' (id ${id}) would leave the stack (removed from the program)`,
+    );
     expect(pv.output).not.toContain(`StorageUser '${names.app}'`);
     const ok = await policyPreview(stack, { PULUMI_STORAGE_USER_ALLOW_REMOVAL: "*" });
     expect(ok.code, ok.output).toBe(0);

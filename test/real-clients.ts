@@ -3,7 +3,14 @@
 // Per user, so a rotation test can check the new credentials and the old ones alike.
 import { randomBytes } from "node:crypto";
 import { PassThrough, Readable } from "node:stream";
-import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from "@aws-sdk/client-s3";
 import { Client as FtpClient, FTPError } from "basic-ftp";
 import { expect } from "vitest";
 
@@ -25,12 +32,23 @@ export interface Written {
 }
 
 const s3Of = (s3: IssuedUser["s3"], secretKey = s3.secretKey) =>
-  new S3Client({ endpoint: s3.endpoint, region: "us-east-1", forcePathStyle: true, maxAttempts: 1, credentials: { accessKeyId: s3.accessKey, secretAccessKey: secretKey } });
+  new S3Client({
+    endpoint: s3.endpoint,
+    region: "us-east-1",
+    forcePathStyle: true,
+    maxAttempts: 1,
+    credentials: { accessKeyId: s3.accessKey, secretAccessKey: secretKey },
+  });
 
 async function ftpLogin(url: URL, password = decodeURIComponent(url.password)): Promise<FtpClient> {
   const client = new FtpClient(15_000);
   try {
-    await client.access({ host: url.hostname, port: Number(url.port || 21), user: decodeURIComponent(url.username), password });
+    await client.access({
+      host: url.hostname,
+      port: Number(url.port || 21),
+      user: decodeURIComponent(url.username),
+      password,
+    });
     return client;
   } catch (err) {
     client.close();
@@ -89,7 +107,9 @@ export async function expectCredentialsWork(user: IssuedUser): Promise<Written> 
     s3.destroy();
   }
   const wrongS3 = s3Of(user.s3, `${user.s3.secretKey.slice(0, -1)}${user.s3.secretKey.endsWith("A") ? "B" : "A"}`);
-  expect(await s3Refusal(() => wrongS3.send(new GetObjectCommand({ Bucket: written.bucket, Key: written.key })))).toBe("403 SignatureDoesNotMatch");
+  expect(await s3Refusal(() => wrongS3.send(new GetObjectCommand({ Bucket: written.bucket, Key: written.key })))).toBe(
+    "403 SignatureDoesNotMatch",
+  );
   wrongS3.destroy();
 
   const url = new URL(user.ftpUrl);
@@ -116,7 +136,11 @@ export async function expectCredentialsWork(user: IssuedUser): Promise<Written> 
 export async function expectStillReadable(owner: IssuedUser, written: Written): Promise<void> {
   const s3 = s3Of(owner.s3);
   try {
-    expect(await (await s3.send(new GetObjectCommand({ Bucket: written.bucket, Key: written.key }))).Body!.transformToString()).toBe(written.content);
+    expect(
+      await (
+        await s3.send(new GetObjectCommand({ Bucket: written.bucket, Key: written.key }))
+      ).Body!.transformToString(),
+    ).toBe(written.content);
   } finally {
     s3.destroy();
   }
@@ -132,9 +156,15 @@ export async function expectStillReadable(owner: IssuedUser, written: Written): 
 export async function expectIsolated(intruder: IssuedUser, written: Written): Promise<void> {
   const s3 = s3Of(intruder.s3);
   try {
-    expect(await s3Refusal(() => s3.send(new GetObjectCommand({ Bucket: written.bucket, Key: written.key })))).toBe("403 AccessDenied");
-    expect(await s3Refusal(() => s3.send(new PutObjectCommand({ Bucket: written.bucket, Key: "intruder.txt", Body: "x" })))).toBe("403 AccessDenied");
-    expect(await s3Refusal(() => s3.send(new ListObjectsV2Command({ Bucket: written.bucket })))).toBe("403 AccessDenied");
+    expect(await s3Refusal(() => s3.send(new GetObjectCommand({ Bucket: written.bucket, Key: written.key })))).toBe(
+      "403 AccessDenied",
+    );
+    expect(
+      await s3Refusal(() => s3.send(new PutObjectCommand({ Bucket: written.bucket, Key: "intruder.txt", Body: "x" }))),
+    ).toBe("403 AccessDenied");
+    expect(await s3Refusal(() => s3.send(new ListObjectsV2Command({ Bucket: written.bucket })))).toBe(
+      "403 AccessDenied",
+    );
   } finally {
     s3.destroy();
   }
@@ -142,7 +172,12 @@ export async function expectIsolated(intruder: IssuedUser, written: Written): Pr
   try {
     expect((await ftp.list("/")).map((f) => f.name)).not.toContain(written.ftpFile);
     // The owner's home is <root>/<login>, a sibling of the intruder's: every way up ends in its own home.
-    for (const where of [written.ftpFile, `../${written.ftpHome}/${written.ftpFile}`, `/../${written.ftpHome}/${written.ftpFile}`, `/../../ftp/${written.ftpHome}/${written.ftpFile}`]) {
+    for (const where of [
+      written.ftpFile,
+      `../${written.ftpHome}/${written.ftpFile}`,
+      `/../${written.ftpHome}/${written.ftpFile}`,
+      `/../../ftp/${written.ftpHome}/${written.ftpFile}`,
+    ]) {
       expect(await ftpRefusal(() => ftpRead(ftp, where)), where).toBe(550);
     }
   } finally {

@@ -26,7 +26,13 @@ beforeAll(async () => {
   // The demo's program (Pulumi.yaml: examples/from-config), two users.
   stack = await TestStack.create({
     programDir: repoRoot,
-    config: { "storage:baseUrl": api.url, "users[0].name": "app", "users[0].userName": "app-real", "users[1].name": "backup", "users[1].userName": "backup-real" },
+    config: {
+      "storage:baseUrl": api.url,
+      "users[0].name": "app",
+      "users[0].userName": "app-real",
+      "users[1].name": "backup",
+      "users[1].userName": "backup-real",
+    },
     secrets: { "storage:accessToken": token },
   });
   const up = await stack.up();
@@ -41,10 +47,21 @@ afterAll(async () => {
 
 test("the outputs are the credentials the API issued, with the real servers' endpoints", () => {
   expect(api.users.map((u) => u.Name).sort()).toEqual(["app-real", "backup-real"]);
-  for (const [name, userName] of [["app", "app-real"], ["backup", "backup-real"]]) {
+  for (const [name, userName] of [
+    ["app", "app-real"],
+    ["backup", "backup-real"],
+  ]) {
     const issued = api.users.find((u) => u.Name === userName)!;
-    expect(users[name].s3).toEqual({ endpoint: api.backends.s3Endpoint, accessKey: issued.S3Connection.AccessKey, secretKey: issued.S3Connection.SecretKey });
-    expect(users[name].ftp).toEqual({ hostName: api.backends.ftpHostName, login: issued.FtpConnection.Login, password: issued.FtpConnection.Password });
+    expect(users[name].s3).toEqual({
+      endpoint: api.backends.s3Endpoint,
+      accessKey: issued.S3Connection.AccessKey,
+      secretKey: issued.S3Connection.SecretKey,
+    });
+    expect(users[name].ftp).toEqual({
+      hostName: api.backends.ftpHostName,
+      login: issued.FtpConnection.Login,
+      password: issued.FtpConnection.Password,
+    });
   }
   expect(api.backends.s3Endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 });
@@ -65,7 +82,9 @@ test("the demo app, given only a user's env output as its environment, writes an
   const run = await runDemoApp(users.app.env);
   expect(run.code, run.output).toBe(0);
   expect(run.output).toMatch(/S3 {2}got s3:\/\/demo-app-[0-9a-f]+\/hello\.txt back: same \d+ bytes/);
-  expect(run.output).toMatch(/FTP got \/hello-[0-9a-f]+\.txt back with FTP_HOST\/FTP_USER\/FTP_PASSWORD: same \d+ bytes/);
+  expect(run.output).toMatch(
+    /FTP got \/hello-[0-9a-f]+\.txt back with FTP_HOST\/FTP_USER\/FTP_PASSWORD: same \d+ bytes/,
+  );
   // Swift is served here: the global setup installs it (tools/real-servers/swift.sh).
   expect(run.output).toMatch(/Swift got demo-app-[0-9a-f]+\/hello\.txt back: same \d+ bytes/);
   // It prints what it did with the credentials masked.
@@ -89,12 +108,21 @@ test("state and CLI output hold none of the real-mode secrets (reserved characte
   // Real mode issues `+ /` in S3 secrets and `@:/%#?` in FTP passwords.
   expect(api.users.every((u) => /[@:/%#?]/.test(u.FtpConnection.Password))).toBe(true);
   const needles = [...withEncodings(api.users.flatMap(secretsOf)), ["token", token] as [string, string]];
-  expect(hits([["state", stack.stateFileText()], ...cliOutput.map((o, i): [string, string] => [`cli output ${i}`, o])], needles)).toEqual([]);
+  expect(
+    hits(
+      [["state", stack.stateFileText()], ...cliOutput.map((o, i): [string, string] => [`cli output ${i}`, o])],
+      needles,
+    ),
+  ).toEqual([]);
 });
 
 test("npm run demo ends with the app writing and reading its file over S3, FTP and Swift, credentials masked", async () => {
   // What `npm run demo` runs after its build; the demo starts its own API and servers.
-  const { stdout } = await promisify(execFile)(path.join(nodeBinDir(), "node"), [path.join(repoRoot, "dist", "scripts", "demo.js")], { cwd: repoRoot, maxBuffer: 16 << 20 }).catch((err) => {
+  const { stdout } = await promisify(execFile)(
+    path.join(nodeBinDir(), "node"),
+    [path.join(repoRoot, "dist", "scripts", "demo.js")],
+    { cwd: repoRoot, maxBuffer: 16 << 20 },
+  ).catch((err) => {
     // What the demo printed before it failed (its pulumi output) says why.
     throw new Error(`${err.message}\n${err.stdout ?? ""}`);
   });
@@ -135,8 +163,15 @@ test("npm run api starts in real mode, its users work in real clients, and SIGTE
   const real = startApiProcess([], 2);
   const out = await real.ready;
   const [, url] = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)!;
-  const [, s3Port, ftpPort] = /users are created on S3 http:\/\/127\.0\.0\.1:(\d+) \(versitygw\) and FTP 127\.0\.0\.1:(\d+)/.exec(out)!.map(Number);
-  const res = await fetch(`${url}/storage/users`, { method: "POST", headers: { authorization: token, "content-type": "application/json" }, body: JSON.stringify({ UserName: "by-hand" }) });
+  const [, s3Port, ftpPort] =
+    /users are created on S3 http:\/\/127\.0\.0\.1:(\d+) \(versitygw\) and FTP 127\.0\.0\.1:(\d+)/
+      .exec(out)!
+      .map(Number);
+  const res = await fetch(`${url}/storage/users`, {
+    method: "POST",
+    headers: { authorization: token, "content-type": "application/json" },
+    body: JSON.stringify({ UserName: "by-hand" }),
+  });
   expect(res.status).toBe(200);
   const u = await res.json();
   const ftp = { hostName: u.FtpConnection.HostName, login: u.FtpConnection.Login, password: u.FtpConnection.Password };
@@ -157,7 +192,17 @@ test("npm run api starts in real mode, its users work in real clients, and SIGTE
 
 test("rotation of an auto-named user (from-config's rotate, a replacementTrigger): the new credentials work, the old ones still do", async () => {
   const deploy = async (rotate: string) => {
-    await stack.must(["config", "set", "--path", "users", JSON.stringify([{ name: "app", userName: "app-real" }, { name: "backup", userName: "backup-real" }, { name: "rot", rotate }])]);
+    await stack.must([
+      "config",
+      "set",
+      "--path",
+      "users",
+      JSON.stringify([
+        { name: "app", userName: "app-real" },
+        { name: "backup", userName: "backup-real" },
+        { name: "rot", rotate },
+      ]),
+    ]);
     const up = await stack.up();
     cliOutput.push(up.output);
     expect(up.code, up.output).toBe(0);
@@ -176,5 +221,10 @@ test("rotation of an auto-named user (from-config's rotate, a replacementTrigger
   await expectStillReadable(old, oldWritten);
   await expectIsolated(rotated, oldWritten);
   const needles = [...withEncodings(api.users.flatMap(secretsOf)), ["token", token] as [string, string]];
-  expect(hits([["state", stack.stateFileText()], ...cliOutput.map((o, i): [string, string] => [`cli output ${i}`, o])], needles)).toEqual([]);
+  expect(
+    hits(
+      [["state", stack.stateFileText()], ...cliOutput.map((o, i): [string, string] => [`cli output ${i}`, o])],
+      needles,
+    ),
+  ).toEqual([]);
 });

@@ -46,9 +46,18 @@ afterAll(async () => {
 });
 
 /** A client with the user's env as its whole environment, besides where to find programs and a home. */
-async function client(cmd: string, args: string[], userEnv: Record<string, string>, extra: Record<string, string> = {}) {
+async function client(
+  cmd: string,
+  args: string[],
+  userEnv: Record<string, string>,
+  extra: Record<string, string> = {},
+) {
   try {
-    const r = await exec(cmd, args, { cwd: work, env: { PATH: "/usr/bin:/bin", HOME: work, ...userEnv, ...extra }, timeout: 60_000 });
+    const r = await exec(cmd, args, {
+      cwd: work,
+      env: { PATH: "/usr/bin:/bin", HOME: work, ...userEnv, ...extra },
+      timeout: 60_000,
+    });
     printed.push([`${cmd} ${args[0]}`, r.stdout + r.stderr]);
     return { code: 0, output: r.stdout + r.stderr };
   } catch (err) {
@@ -88,9 +97,19 @@ test("python-swiftclient uploads, stats and downloads an object with env alone",
 
 test("rclone's swift backend (env_auth) puts and gets an object with env alone", async () => {
   fs.writeFileSync(path.join(work, "r.txt"), "over rclone\n");
-  const put = await client("rclone", ["copyto", "r.txt", "s:backup-container/r.txt", "--config", "/dev/null"], env.backup, rcloneRemote);
+  const put = await client(
+    "rclone",
+    ["copyto", "r.txt", "s:backup-container/r.txt", "--config", "/dev/null"],
+    env.backup,
+    rcloneRemote,
+  );
   expect(put.code, put.output).toBe(0);
-  const cat = await client("rclone", ["cat", "s:backup-container/r.txt", "--config", "/dev/null"], env.backup, rcloneRemote);
+  const cat = await client(
+    "rclone",
+    ["cat", "s:backup-container/r.txt", "--config", "/dev/null"],
+    env.backup,
+    rcloneRemote,
+  );
   expect(cat.code, cat.output).toBe(0);
   expect(cat.output).toBe("over rclone\n");
 });
@@ -100,7 +119,12 @@ test("a wrong password is refused by Keystone (401), in both clients", async () 
   const swift = await client("swift", ["stat"], wrong);
   expect(swift.code).not.toBe(0);
   expect(swift.output).toMatch(/Unauthorized/);
-  const rclone = await client("rclone", ["lsd", "s:", "--config", "/dev/null", "--retries", "1", "--low-level-retries", "1"], wrong, rcloneRemote);
+  const rclone = await client(
+    "rclone",
+    ["lsd", "s:", "--config", "/dev/null", "--retries", "1", "--low-level-retries", "1"],
+    wrong,
+    rcloneRemote,
+  );
   expect(rclone.code).not.toBe(0);
   expect(rclone.output).toMatch(/Authorization Failed/);
 });
@@ -118,7 +142,13 @@ test("another user's account is refused by Swift (403); its owner still reads it
 
 test("rotation of an auto-named user (replacementTrigger): the new Swift login works, the old one still does", async () => {
   const deploy = async (rotate: string) => {
-    await stack.must(["config", "set", "--path", "users", JSON.stringify([{ name: "app" }, { name: "backup" }, { name: "rot", rotate }])]);
+    await stack.must([
+      "config",
+      "set",
+      "--path",
+      "users",
+      JSON.stringify([{ name: "app" }, { name: "backup" }, { name: "rot", rotate }]),
+    ]);
     const up = await stack.up();
     printed.push(["pulumi up", up.output]);
     expect(up.code, up.output).toBe(0);
@@ -134,13 +164,20 @@ test("rotation of an auto-named user (replacementTrigger): the new Swift login w
   expect(rotated.OS_PROJECT_ID).not.toBe(old.OS_PROJECT_ID);
   fs.writeFileSync(path.join(work, "rot.txt"), "after rotation\n");
   expect((await client("swift", ["upload", "rot-container", "rot.txt"], rotated)).code).toBe(0);
-  expect((await client("swift", ["download", "rot-container", "rot.txt", "-o", "-"], rotated)).output).toBe("after rotation\n");
+  expect((await client("swift", ["download", "rot-container", "rot.txt", "-o", "-"], rotated)).output).toBe(
+    "after rotation\n",
+  );
   // The API cannot delete: the old login keeps its own account until someone deletes it.
-  expect((await client("swift", ["download", "rot-container", "rot.txt", "-o", "-"], old)).output).toBe("before rotation\n");
+  expect((await client("swift", ["download", "rot-container", "rot.txt", "-o", "-"], old)).output).toBe(
+    "before rotation\n",
+  );
 });
 
 test("the CLI showed none of the Swift credentials (the clients print their account, which is theirs to print)", async () => {
   const shown = await stack.run(["stack", "output", "--json"]);
-  const places: Array<[string, string]> = [...printed.filter(([what]) => what === "pulumi up"), ["pulumi stack output", shown.output]];
+  const places: Array<[string, string]> = [
+    ...printed.filter(([what]) => what === "pulumi up"),
+    ["pulumi stack output", shown.output],
+  ];
   expect(hits(places, withEncodings(api.users.flatMap(secretsOf)))).toEqual([]);
 });

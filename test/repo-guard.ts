@@ -14,14 +14,19 @@ import * as path from "node:path";
 import { repoRoot } from "../scripts/toolchain";
 
 /** Changes the run may make: build output and installs. */
-const rewritten = (file: string) => file.startsWith("dist/") || file.startsWith("bench/work/") || file.split("/").includes("node_modules");
+const rewritten = (file: string) =>
+  file.startsWith("dist/") || file.startsWith("bench/work/") || file.split("/").includes("node_modules");
 
 /** Each path `git status` lists, with its status and a digest of its bytes (a symlink: its target). */
 function snapshot(): Map<string, string> | undefined {
   // Not a checkout of its own (an unpacked copy, or one inside another repository): nothing to compare.
   const top = spawnSync("git", ["rev-parse", "--show-toplevel"], { cwd: repoRoot, encoding: "utf8" });
   if (top.status !== 0 || fs.realpathSync(top.stdout.trim()) !== fs.realpathSync(repoRoot)) return undefined;
-  const r = spawnSync("git", ["status", "--porcelain=v1", "-z", "--ignored=matching", "--untracked-files=all", "--no-renames"], { cwd: repoRoot, encoding: "utf8" });
+  const r = spawnSync(
+    "git",
+    ["status", "--porcelain=v1", "-z", "--ignored=matching", "--untracked-files=all", "--no-renames"],
+    { cwd: repoRoot, encoding: "utf8" },
+  );
   if (r.status !== 0) return undefined;
   const entries = new Map<string, string>();
   for (const entry of r.stdout.split("\0").filter(Boolean)) {
@@ -29,7 +34,13 @@ function snapshot(): Map<string, string> | undefined {
     if (rewritten(file)) continue;
     const abs = path.join(repoRoot, file);
     const stat = fs.lstatSync(abs, { throwIfNoEntry: false });
-    const bytes = !stat ? "absent" : stat.isSymbolicLink() ? `-> ${fs.readlinkSync(abs)}` : stat.isFile() ? createHash("sha256").update(fs.readFileSync(abs)).digest("hex") : "directory";
+    const bytes = !stat
+      ? "absent"
+      : stat.isSymbolicLink()
+        ? `-> ${fs.readlinkSync(abs)}`
+        : stat.isFile()
+          ? createHash("sha256").update(fs.readFileSync(abs)).digest("hex")
+          : "directory";
     entries.set(file, `${status} ${bytes}`);
   }
   return entries;
@@ -43,7 +54,10 @@ const memo = globalThis as { [before]?: Map<string, string> | null };
 export default function setup() {
   if (memo[before] === undefined) {
     memo[before] = snapshot() ?? null;
-    if (memo[before] === null) console.warn(`test/repo-guard.ts: ${repoRoot} is not a git checkout; files the tests leave in it are not checked`);
+    if (memo[before] === null)
+      console.warn(
+        `test/repo-guard.ts: ${repoRoot} is not a git checkout; files the tests leave in it are not checked`,
+      );
   }
   return () => {
     const start = memo[before];
@@ -56,7 +70,9 @@ export default function setup() {
       process.exitCode = 1;
       throw new Error(
         `the test run changed the repository (tests must write to temporary directories; programs run from copies, scripts/stack.ts programCopy):\n` +
-          changed.map((f) => `  ${f}: ${start.get(f) ?? "(not listed before)"} -> ${end.get(f) ?? "(as committed now)"}`).join("\n"),
+          changed
+            .map((f) => `  ${f}: ${start.get(f) ?? "(not listed before)"} -> ${end.get(f) ?? "(as committed now)"}`)
+            .join("\n"),
       );
     }
   };

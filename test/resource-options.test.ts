@@ -16,7 +16,12 @@ beforeAll(async () => {
   other = await startApiServer({ token });
   stack = await TestStack.create({
     programDir: "test/programs/options",
-    config: { "storage:baseUrl": api.url, "storage:connections.other.baseUrl": other.url, "options:users": "[]", "options:ledger": "true" },
+    config: {
+      "storage:baseUrl": api.url,
+      "storage:connections.other.baseUrl": other.url,
+      "options:users": "[]",
+      "options:ledger": "true",
+    },
     secrets: { "storage:accessToken": token },
   });
   await stack.must(["config", "set", "--path", "--secret", "storage:connections.other.accessToken"], { input: token });
@@ -33,16 +38,29 @@ async function setUsers(list: Spec[]) {
   specs = list;
   await stack.must(["config", "set", "options:users", JSON.stringify(list)]);
 }
-const change = (name: string, patch: Record<string, unknown>) => setUsers(specs.map((s) => (s.name === name ? { ...s, ...patch } : s)));
+const change = (name: string, patch: Record<string, unknown>) =>
+  setUsers(specs.map((s) => (s.name === name ? { ...s, ...patch } : s)));
 const posts = () => api.createAttempts + other.createAttempts;
-const ids = async () => Object.fromEntries(Object.entries((await stack.outputs()).users as Record<string, { id: string }>).map(([k, v]) => [k, v.id]));
-const forgotten = async () => ((await stack.outputs()).forgotten ?? []) as Array<{ id: string; userName: string; why: string }>;
+const ids = async () =>
+  Object.fromEntries(
+    Object.entries((await stack.outputs()).users as Record<string, { id: string }>).map(([k, v]) => [k, v.id]),
+  );
+const forgotten = async () =>
+  ((await stack.outputs()).forgotten ?? []) as Array<{ id: string; userName: string; why: string }>;
 const idOf = (userName: string) => String(api.users.find((u) => u.Name === userName)!.Id);
 
 describe("refused before anything runs: [INVALID_INPUT] with the reason", () => {
   test.each<[string, Record<string, unknown>, string]>([
-    ["deleteBeforeReplace", { deleteBeforeReplace: true }, "sets the resource option deleteBeforeReplace, which cannot work here: the API has no delete call"],
-    ['replaceOnChanges: ["*"]', { replaceOnChanges: ["*"] }, 'sets the resource option replaceOnChanges: ["*"], which cannot work here'],
+    [
+      "deleteBeforeReplace",
+      { deleteBeforeReplace: true },
+      "sets the resource option deleteBeforeReplace, which cannot work here: the API has no delete call",
+    ],
+    [
+      'replaceOnChanges: ["*"]',
+      { replaceOnChanges: ["*"] },
+      'sets the resource option replaceOnChanges: ["*"], which cannot work here',
+    ],
   ])("%s", async (_label, opts, text) => {
     await setUsers([{ name: "bad", userName: "opt-bad", ...opts }]);
     for (const r of [await stack.preview(), await stack.up()]) {
@@ -71,7 +89,7 @@ describe("the options that work", () => {
     expect(mv.inputs.__createTimeoutMs).toBe(45_000); // customTimeouts.create is the create's whole budget
   });
 
-  test("ignoreChanges: [\"userName\"]: a new userName is ignored, no new user", async () => {
+  test('ignoreChanges: ["userName"]: a new userName is ignored, no new user', async () => {
     const before = await ids();
     await change("ign", { userName: "opt-ign-renamed" });
     const pv = await stack.preview();
@@ -104,7 +122,9 @@ describe("the options that work", () => {
     expect(up.code, up.output).toBe(0);
     expect(posts()).toBe(7);
     expect(api.users.filter((u) => u.Name === "opt-trig")).toHaveLength(2);
-    expect(up.output).toContain(`StorageUser 'opt-trig' (id ${old}, on ${new URL(api.url).href}) left the stack but still exists on the storage service`);
+    expect(up.output).toContain(
+      `StorageUser 'opt-trig' (id ${old}, on ${new URL(api.url).href}) left the stack but still exists on the storage service`,
+    );
     expect(up.output).toContain(`${old} 'opt-trig' on ${new URL(api.url).href} (resource 'trig', replaced`);
     expect((await ids()).trig).not.toBe(old);
     expect(await forgotten()).toEqual([expect.objectContaining({ id: old, userName: "opt-trig", why: "replaced" })]);
@@ -147,8 +167,16 @@ describe("the options that work", () => {
     const up = await stack.up();
     expect(up.code, up.output).toBe(0);
     expect(other.users.filter((u) => u.Name === "opt-roc")).toHaveLength(1);
-    expect(up.output).toContain(`StorageUser 'opt-roc' (id ${old}, on ${new URL(api.url).href}) left the stack but still exists on the storage service`);
-    expect((await stack.outputs()).users.roc).toEqual(expect.objectContaining({ id: String(other.users.find((u) => u.Name === "opt-roc")!.Id), baseUrl: new URL(other.url).href, connection: "other" }));
+    expect(up.output).toContain(
+      `StorageUser 'opt-roc' (id ${old}, on ${new URL(api.url).href}) left the stack but still exists on the storage service`,
+    );
+    expect((await stack.outputs()).users.roc).toEqual(
+      expect.objectContaining({
+        id: String(other.users.find((u) => u.Name === "opt-roc")!.Id),
+        baseUrl: new URL(other.url).href,
+        connection: "other",
+      }),
+    );
     expect((await forgotten()).map((f) => f.id)).toContain(old);
   });
 
@@ -165,7 +193,9 @@ describe("the options that work", () => {
     expect(r.code, r.output).toBe(0);
     expect((await ids()).moved).toBe(before.mv);
 
-    await setUsers(specs.map((s) => (s.name === "moved" ? { ...s, parent: "box", aliases: [{ parent: "stack" }] } : s)));
+    await setUsers(
+      specs.map((s) => (s.name === "moved" ? { ...s, parent: "box", aliases: [{ parent: "stack" }] } : s)),
+    );
     r = await stack.up();
     expect(r.code, r.output).toBe(0);
     const res = (await stack.resources()).find((x) => x.urn.endsWith("::moved"))!;

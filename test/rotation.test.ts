@@ -23,7 +23,8 @@ afterAll(async () => {
   await api?.close();
 });
 
-const setUsers = (list: Array<Record<string, unknown>>) => stack.must(["config", "set", "options:users", JSON.stringify(list)]);
+const setUsers = (list: Array<Record<string, unknown>>) =>
+  stack.must(["config", "set", "options:users", JSON.stringify(list)]);
 const service = () => new URL(api.url).href;
 type Row = { id: string; userName: string; baseUrl: string };
 const userRow = async (name: string) => ((await stack.outputs()).users as Record<string, Row>)[name];
@@ -34,7 +35,9 @@ async function s3SecretOf(name: string): Promise<string> {
 }
 
 /** Every generated name of resource `name` that a command printed. */
-const namesIn = (output: string, name: string) => [...new Set(output.match(new RegExp(`\\b${name}-[0-9a-f]{7}\\b`, "g")) ?? [])];
+const namesIn = (output: string, name: string) => [
+  ...new Set(output.match(new RegExp(`\\b${name}-[0-9a-f]{7}\\b`, "g")) ?? []),
+];
 
 test("auto-named: stable across updates, new on replacementTrigger and --replace; each replace creates one user with new credentials", async () => {
   await setUsers([{ name: "rot", replacementTrigger: "1" }]);
@@ -74,9 +77,17 @@ test("auto-named: stable across updates, new on replacementTrigger and --replace
   expect(api.users.map((u) => u.Name)).toEqual([v1.userName, v2.userName]);
   expect(await s3SecretOf("rot")).not.toBe(key1);
   // The old user is named with its id, name and service, in the warning and in the ledger.
-  expect(rotated.output).toContain(`[USER_LEFT_STACK] StorageUser '${v1.userName}' (id ${v1.id}, on ${service()}) left the stack but still exists on the storage service`);
+  expect(rotated.output).toContain(
+    `[USER_LEFT_STACK] StorageUser '${v1.userName}' (id ${v1.id}, on ${service()}) left the stack but still exists on the storage service`,
+  );
   expect((await stack.outputs()).forgotten).toEqual([
-    expect.objectContaining({ id: v1.id, userName: v1.userName, service: service(), why: "replaced", resourceName: "rot" }),
+    expect.objectContaining({
+      id: v1.id,
+      userName: v1.userName,
+      service: service(),
+      why: "replaced",
+      resourceName: "rot",
+    }),
   ]);
 
   // `pulumi up --replace` of the URN does the same.

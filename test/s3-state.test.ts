@@ -11,7 +11,10 @@ import { hits, secretsOf, withEncodings } from "./secrets";
 const token = `s3-state-${randomBytes(6).toString("hex")}`;
 const bucket = "pulumi-state";
 // The state bucket's own account, as a team's CI has one; not a StorageUser.
-const stateKey = { accessKeyId: `STATE${randomBytes(6).toString("hex").toUpperCase()}`, secretAccessKey: randomBytes(24).toString("base64") };
+const stateKey = {
+  accessKeyId: `STATE${randomBytes(6).toString("hex").toUpperCase()}`,
+  secretAccessKey: randomBytes(24).toString("base64"),
+};
 let api: RealApiServer;
 let s3: S3Client;
 let stack: TestStack | undefined;
@@ -19,7 +22,12 @@ let stack: TestStack | undefined;
 beforeAll(async () => {
   api = await startRealApiServer({ token });
   await api.backends.createS3Account(stateKey.accessKeyId, stateKey.secretAccessKey);
-  s3 = new S3Client({ endpoint: api.backends.s3Endpoint, region: "us-east-1", forcePathStyle: true, credentials: stateKey });
+  s3 = new S3Client({
+    endpoint: api.backends.s3Endpoint,
+    region: "us-east-1",
+    forcePathStyle: true,
+    credentials: stateKey,
+  });
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
 });
 afterAll(async () => {
@@ -48,9 +56,20 @@ test("up, a second up and destroy with the state in an S3 bucket; no token or cr
   const backend = `s3://${bucket}?endpoint=127.0.0.1:${port}&s3ForcePathStyle=true&disableSSL=true`;
   stack = await TestStack.create({
     programDir: repoRoot,
-    config: { "storage:baseUrl": api.url, "users[0].name": "app", "users[0].userName": "app-s3state", "users[1].name": "backup", "users[1].userName": "backup-s3state" },
+    config: {
+      "storage:baseUrl": api.url,
+      "users[0].name": "app",
+      "users[0].userName": "app-s3state",
+      "users[1].name": "backup",
+      "users[1].userName": "backup-s3state",
+    },
     secrets: { "storage:accessToken": token },
-    env: { PULUMI_BACKEND_URL: backend, AWS_ACCESS_KEY_ID: stateKey.accessKeyId, AWS_SECRET_ACCESS_KEY: stateKey.secretAccessKey, AWS_REGION: "us-east-1" },
+    env: {
+      PULUMI_BACKEND_URL: backend,
+      AWS_ACCESS_KEY_ID: stateKey.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: stateKey.secretAccessKey,
+      AWS_REGION: "us-east-1",
+    },
   });
   const outputs: string[] = [];
   const first = await stack.up();

@@ -93,8 +93,12 @@ describe("one stack through preview, up, refresh and destroy", () => {
     for (const r of resources) {
       // One encrypted object holds every credential; the secret outputs are derived from it
       // (and the plain endpoints) in the program and never stored.
-      expect(r.outputs.secrets, `${r.urn} secrets`).toHaveProperty("4dabf18193072939515e22adb298388d", "1b47061264138c4ac30d75fd1eb44270");
-      for (const k of ["credentials", "name", "password", "swift", "s3", "ftp", "env", "ftpUrl"]) expect(r.outputs, `${r.urn} ${k}`).not.toHaveProperty(k);
+      expect(r.outputs.secrets, `${r.urn} secrets`).toHaveProperty(
+        "4dabf18193072939515e22adb298388d",
+        "1b47061264138c4ac30d75fd1eb44270",
+      );
+      for (const k of ["credentials", "name", "password", "swift", "s3", "ftp", "env", "ftpUrl"])
+        expect(r.outputs, `${r.urn} ${k}`).not.toHaveProperty(k);
     }
   });
 
@@ -117,10 +121,15 @@ describe("one stack through preview, up, refresh and destroy", () => {
 
   test("audit: 0 hits in the normal outputs, the state file, export, backend files and config file", () => {
     const places: Array<[string, string]> = [
-      ...outputs.filter(([label]) => !label.includes("--debug")).map(([label, r]) => [`output of ${label}`, r.output] as [string, string]),
+      ...outputs
+        .filter(([label]) => !label.includes("--debug"))
+        .map(([label, r]) => [`output of ${label}`, r.output] as [string, string]),
       ...stateFiles,
       ...filesUnder(stack.workDir),
-      [`Pulumi.${stack.stackName}.yaml`, fs.readFileSync(path.join(stack.programDir, `Pulumi.${stack.stackName}.yaml`), "utf8")],
+      [
+        `Pulumi.${stack.stackName}.yaml`,
+        fs.readFileSync(path.join(stack.programDir, `Pulumi.${stack.stackName}.yaml`), "utf8"),
+      ],
     ];
     expect(places.length).toBeGreaterThan(10);
     expect(needles().length).toBe(2 * (1 + 2 * 10));
@@ -131,7 +140,13 @@ describe("one stack through preview, up, refresh and destroy", () => {
 
   test("audit: 0 hits in the --debug outputs (preview, up, refresh, destroy)", () => {
     const debug = outputs.filter(([label]) => label.includes("--debug"));
-    expect(debug.map(([l]) => l)).toEqual(["preview --debug", "up --debug (audit-a)", "preview after up --debug", "refresh --debug", "destroy --debug"]);
+    expect(debug.map(([l]) => l)).toEqual([
+      "preview --debug",
+      "up --debug (audit-a)",
+      "preview after up --debug",
+      "refresh --debug",
+      "destroy --debug",
+    ]);
     const found = hits(debug.map(([label, r]) => [`output of ${label}`, r.output]));
     // Where they come from, for the report: the lines that carry them.
     const list = needles();
@@ -151,7 +166,11 @@ describe("error paths do not echo the token or the request headers", () => {
   // failure (500) comes last.
   let errStack: TestStack;
   beforeAll(async () => {
-    errStack = await TestStack.create({ programDir: ".", config: { "users[0].name": "err" }, secrets: { "storage:accessToken": token } });
+    errStack = await TestStack.create({
+      programDir: ".",
+      config: { "users[0].name": "err" },
+      secrets: { "storage:accessToken": token },
+    });
   });
   afterAll(() => errStack?.dispose());
 
@@ -159,7 +178,13 @@ describe("error paths do not echo the token or the request headers", () => {
   test.each<[string, (api: ApiServer) => void, string, string, number]>([
     ["400 (a userName over the API's 128 characters)", () => {}, "x".repeat(140), "[REJECTED]", 2],
     ["a wrong token (403)", () => {}, "err-403", "[UNAUTHORIZED]", 2],
-    ["500, recorded as unconfirmed", (a) => a.inject({ kind: "status", status: 500 }), "err-500", "[OUTCOME_UNKNOWN]", 1],
+    [
+      "500, recorded as unconfirmed",
+      (a) => a.inject({ kind: "status", status: 500 }),
+      "err-500",
+      "[OUTCOME_UNKNOWN]",
+      1,
+    ],
   ])("%s", async (label, arrange, userName, code, posts) => {
     const wrong = label.startsWith("a wrong token");
     const errApi = await startApiServer({ token: wrong ? "the-right-token-is-another" : token });
@@ -179,7 +204,10 @@ describe("error paths do not echo the token or the request headers", () => {
         expect(r.code).not.toBe(0);
         expect(r.output).toContain(code);
       }
-      const found = hits(places, [["access token", token], ["access token (base64)", Buffer.from(token).toString("base64")]]);
+      const found = hits(places, [
+        ["access token", token],
+        ["access token (base64)", Buffer.from(token).toString("base64")],
+      ]);
       expect(found).toEqual([]);
       for (const [where, text] of places) {
         expect(text, `request header in ${where}`).not.toMatch(/authorization\s*[:=]/i);

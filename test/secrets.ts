@@ -31,7 +31,8 @@ export const withEncodings = (plain: Array<[string, string]>): Array<[string, st
 /** Every (needle, place) pair found: must be empty. */
 export function hits(places: Array<[string, string]>, needles: Array<[string, string]>): string[] {
   const found: string[] = [];
-  for (const [where, text] of places) for (const [what, value] of needles) if (text.includes(value)) found.push(`${what} in ${where}`);
+  for (const [where, text] of places)
+    for (const [what, value] of needles) if (text.includes(value)) found.push(`${what} in ${where}`);
   return found;
 }
 
@@ -42,7 +43,8 @@ export function filesUnder(dir: string): Array<[string, string]> {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.isFile() && fs.statSync(p).size < 50 * 1024 * 1024) out.push([p, fs.readFileSync(p).toString("latin1")]);
+      else if (e.isFile() && fs.statSync(p).size < 50 * 1024 * 1024)
+        out.push([p, fs.readFileSync(p).toString("latin1")]);
     }
   };
   if (fs.existsSync(dir)) walk(dir);

@@ -29,7 +29,10 @@ const shapes: Array<[string, Record<string, string>, string, ConfigMapLike]> = [
     "a misspelt key in an unused connection",
     { "storage:connections": JSON.stringify({ eu: { baseUrl: "https://eu.example", accesToken: secret } }) },
     'storage:connections.eu has "accesToken", which is not a connection setting',
-    { "storage:connections.eu.baseUrl": { value: "https://eu.example" }, "storage:connections.eu.accesToken": { value: secret } },
+    {
+      "storage:connections.eu.baseUrl": { value: "https://eu.example" },
+      "storage:connections.eu.accesToken": { value: secret },
+    },
   ],
   [
     "a connection that is a value, not an entry",
@@ -83,15 +86,24 @@ describe("assertStorageConfig (the program's check)", () => {
   });
 
   test("a project named storage owns other keys of that namespace, but its settings are still checked", () => {
-    expect(codeAndMessage(() => assertStorageConfig({ "storage:replicas": "3" }, "storage")).message).toBe("(nothing thrown)");
-    expect(codeAndMessage(() => assertStorageConfig({ "storage:connections": JSON.stringify({ eu: { accesToken: secret } }) }, "storage")).code).toBe("CONFIG_INVALID");
+    expect(codeAndMessage(() => assertStorageConfig({ "storage:replicas": "3" }, "storage")).message).toBe(
+      "(nothing thrown)",
+    );
+    expect(
+      codeAndMessage(() =>
+        assertStorageConfig({ "storage:connections": JSON.stringify({ eu: { accesToken: secret } }) }, "storage"),
+      ).code,
+    ).toBe("CONFIG_INVALID");
   });
 });
 
 describe("checkStorageConfig (a service's config, before it is written)", () => {
   test.each(shapes)("%s: [CONFIG_INVALID], as path keys and as whole values", (_what, values, named, pathKeys) => {
     const whole = Object.fromEntries(Object.entries(values).map(([k, value]) => [k, { value }]));
-    for (const r of [codeAndMessage(() => checkStorageConfig(whole)), codeAndMessage(() => checkStorageConfig(pathKeys, { path: true }))]) {
+    for (const r of [
+      codeAndMessage(() => checkStorageConfig(whole)),
+      codeAndMessage(() => checkStorageConfig(pathKeys, { path: true })),
+    ]) {
       expect(r.code).toBe("CONFIG_INVALID");
       expect(r.message).toContain(named);
       expect(r.message).not.toContain(secret);
@@ -100,11 +112,26 @@ describe("checkStorageConfig (a service's config, before it is written)", () => 
 
   test.each([
     ["the token", { "storage:accessToken": { value: secret } }, {}, "storage:accessToken"],
-    ["a connection's token, path key", { "storage:connections.eu.accessToken": { value: secret } }, { path: true }, "storage:connections.eu.accessToken"],
-    ["a connection's token, path key, secret: false", { "storage:connections.eu.accessToken": { value: secret, secret: false } }, { path: true }, "storage:connections.eu.accessToken"],
-    ["a connection's token, whole object not secret", { "storage:connections": { value: JSON.stringify({ eu: { accessToken: secret } }) } }, {}, "storage:connections.eu.accessToken"],
+    [
+      "a connection's token, path key",
+      { "storage:connections.eu.accessToken": { value: secret } },
+      { path: true },
+      "storage:connections.eu.accessToken",
+    ],
+    [
+      "a connection's token, path key, secret: false",
+      { "storage:connections.eu.accessToken": { value: secret, secret: false } },
+      { path: true },
+      "storage:connections.eu.accessToken",
+    ],
+    [
+      "a connection's token, whole object not secret",
+      { "storage:connections": { value: JSON.stringify({ eu: { accessToken: secret } }) } },
+      {},
+      "storage:connections.eu.accessToken",
+    ],
   ])("%s without secret: [CONFIG_NOT_SECRET] with the setAllConfig fix", (_what, config, options, key) => {
-    const r = codeAndMessage(() => checkStorageConfig(config as ConfigMapLike, options));
+    const r = codeAndMessage(() => checkStorageConfig(config, options));
     expect(r.code).toBe("CONFIG_NOT_SECRET");
     expect(r.message).toContain(`${key} is set in plain text`);
     expect(r.message).toContain("secret: true");
@@ -115,7 +142,10 @@ describe("checkStorageConfig (a service's config, before it is written)", () => 
     const whole: ConfigMapLike = {
       "storage:baseUrl": { value: "https://api.example" },
       "storage:accessToken": { value: secret, secret: true },
-      "storage:connections": { value: JSON.stringify({ eu: { baseUrl: "https://eu.example", accessToken: secret } }), secret: true },
+      "storage:connections": {
+        value: JSON.stringify({ eu: { baseUrl: "https://eu.example", accessToken: secret } }),
+        secret: true,
+      },
     };
     const paths: ConfigMapLike = {
       "storage:baseUrl": { value: "https://api.example" },

@@ -41,8 +41,14 @@ function hitsOf(stack: TestStack, value: string): string[] {
 /** The backend keeps every checkpoint in .pulumi/history and .pulumi/backups: the search must have reached them. */
 function expectHistoryAndBackups(stack: TestStack) {
   const files = filesOf(stack);
-  expect(files.some((f) => f.includes(`${path.sep}history${path.sep}`)), "no history files to search").toBe(true);
-  expect(files.some((f) => f.includes(`${path.sep}backups${path.sep}`)), "no backup files to search").toBe(true);
+  expect(
+    files.some((f) => f.includes(`${path.sep}history${path.sep}`)),
+    "no history files to search",
+  ).toBe(true);
+  expect(
+    files.some((f) => f.includes(`${path.sep}backups${path.sep}`)),
+    "no backup files to search",
+  ).toBe(true);
 }
 
 /** Preview fails with every one of `texts`, never shows `secret`, and sends no request. */
@@ -59,7 +65,11 @@ describe("storage:accessToken", () => {
   test("set without --secret: preview and up fail naming the key and the fix, never the value", async () => {
     const stack = await TestStack.create({
       programDir: "test/programs/options",
-      config: { "storage:baseUrl": api.url, "storage:accessToken": token, ...users([{ name: "tok", userName: "tok-a" }]) },
+      config: {
+        "storage:baseUrl": api.url,
+        "storage:accessToken": token,
+        ...users([{ name: "tok", userName: "tok-a" }]),
+      },
     });
     try {
       const pv = await stack.preview();
@@ -71,8 +81,12 @@ describe("storage:accessToken", () => {
       const up = await stack.up();
       for (const r of [pv, typed, up]) {
         expect(r.code, r.output).not.toBe(0);
-        expect(r.output).toContain("[CONFIG_NOT_SECRET] storage:accessToken is set in plain text in the stack configuration");
-        expect(r.output).toContain("run `pulumi config set --secret storage:accessToken` and enter the token at its prompt (or pipe it in)");
+        expect(r.output).toContain(
+          "[CONFIG_NOT_SECRET] storage:accessToken is set in plain text in the stack configuration",
+        );
+        expect(r.output).toContain(
+          "run `pulumi config set --secret storage:accessToken` and enter the token at its prompt (or pipe it in)",
+        );
         expect(r.output).not.toContain(token);
       }
       expect(api.requests).toHaveLength(0);
@@ -80,10 +94,11 @@ describe("storage:accessToken", () => {
       // recorded in .pulumi/history with the config, plain values in plain text, before the
       // program runs: what the message's "rotate the token" is for (docs/configuration.md
       // "Where the token lives").
-      expect(hitsOf(stack, token).map((f) => path.basename(f)).sort()).toEqual([
-        `Pulumi.${stack.stackName}.yaml`,
-        expect.stringMatching(/\.history\.json$/),
-      ].sort());
+      expect(
+        hitsOf(stack, token)
+          .map((f) => path.basename(f))
+          .sort(),
+      ).toEqual([`Pulumi.${stack.stackName}.yaml`, expect.stringMatching(/\.history\.json$/)].sort());
       expect(stack.stateFileText()).not.toContain(token);
       // And the CLI prints the stack's config, plain values as they are, in `preview --json`
       // before the program refuses it (docs/configuration.md: a CI job saving it keeps the token).
@@ -98,7 +113,10 @@ describe("storage:accessToken", () => {
 
   test("set in the project file's config block: preview fails naming that file and the fix, never the value", async () => {
     const projectToken = "project-token-4b1d9e7c2a"; // test/programs/project-token/Pulumi.yaml
-    const stack = await TestStack.create({ programDir: "test/programs/project-token", config: { "storage:baseUrl": api.url } });
+    const stack = await TestStack.create({
+      programDir: "test/programs/project-token",
+      config: { "storage:baseUrl": api.url },
+    });
     try {
       await expectRefusedAtPreview(stack, projectToken, [
         "[CONFIG_NOT_SECRET] storage:accessToken is set in plain text in the project configuration (Pulumi.yaml)",
@@ -123,9 +141,15 @@ describe("storage:accessToken", () => {
       expectHistoryAndBackups(stack);
       expect(hitsOf(stack, token)).toEqual([]);
 
-      const provider = (await stack.exportState()).deployment.resources!.find((r) => r.type === "pulumi:providers:pulumi-nodejs")!;
-      expect(provider.inputs["storage:accessToken"]).toEqual(expect.objectContaining({ ciphertext: expect.any(String) }));
-      const decrypted = (await stack.exportState(true)).deployment.resources!.find((r) => r.type === "pulumi:providers:pulumi-nodejs")!;
+      const provider = (await stack.exportState()).deployment.resources!.find(
+        (r) => r.type === "pulumi:providers:pulumi-nodejs",
+      )!;
+      expect(provider.inputs["storage:accessToken"]).toEqual(
+        expect.objectContaining({ ciphertext: expect.any(String) }),
+      );
+      const decrypted = (await stack.exportState(true)).deployment.resources!.find(
+        (r) => r.type === "pulumi:providers:pulumi-nodejs",
+      )!;
       expect(JSON.stringify(decrypted.inputs["storage:accessToken"])).toContain(token); // so the search above meant something
       const [user] = await stack.resources();
       expect(Object.keys(user.inputs).sort()).toEqual(["__provider", "__urn", "persistPassword", "userName"]);
@@ -200,7 +224,9 @@ test("a token from the environment is nowhere in state, history or backups", asy
     expect((await stack.up()).code).toBe(0);
     expectHistoryAndBackups(stack);
     expect(hitsOf(stack, token)).toEqual([]);
-    const provider = (await stack.exportState(true)).deployment.resources!.find((r) => r.type === "pulumi:providers:pulumi-nodejs")!;
+    const provider = (await stack.exportState(true)).deployment.resources!.find(
+      (r) => r.type === "pulumi:providers:pulumi-nodejs",
+    )!;
     expect(provider.inputs).not.toHaveProperty("storage:accessToken");
     expect(JSON.stringify(await stack.exportState(true))).not.toContain(token);
     expect((await stack.destroy()).code).toBe(0);
@@ -215,7 +241,11 @@ test("a token from the environment is nowhere in state, history or backups", asy
 test("a misspelt storage key (storage:accessTokn): preview and up fail naming it, and the state never holds its value", async () => {
   const stack = await TestStack.create({
     programDir: "test/programs/options",
-    config: { "storage:baseUrl": api.url, "storage:accessTokn": token, ...users([{ name: "typo", userName: "typo-a" }]) },
+    config: {
+      "storage:baseUrl": api.url,
+      "storage:accessTokn": token,
+      ...users([{ name: "typo", userName: "typo-a" }]),
+    },
     env: { STORAGE_ACCESS_TOKEN: token },
   });
   try {
@@ -224,7 +254,9 @@ test("a misspelt storage key (storage:accessTokn): preview and up fail naming it
     const up = await stack.up();
     for (const r of [pv, up]) {
       expect(r.code, r.output).not.toBe(0);
-      expect(r.output).toContain('[CONFIG_INVALID] "storage:accessTokn" is not a setting of pulumi-storage-user, which reads only storage:baseUrl, storage:accessToken and storage:connections');
+      expect(r.output).toContain(
+        '[CONFIG_INVALID] "storage:accessTokn" is not a setting of pulumi-storage-user, which reads only storage:baseUrl, storage:accessToken and storage:connections',
+      );
       expect(r.output).toContain("remove it with `pulumi config rm <key>`");
       expect(r.output).not.toContain(token);
     }
@@ -232,7 +264,9 @@ test("a misspelt storage key (storage:accessTokn): preview and up fail naming it
     // What the CLI records itself before the program runs (the update's config, in history) is
     // what the message's "rotate the token" is for; the state has nothing.
     expect(stack.stateFileText()).not.toContain(token);
-    expect(hitsOf(stack, token).filter((f) => !f.endsWith(".history.json") && !f.endsWith(`Pulumi.${stack.stackName}.yaml`))).toEqual([]);
+    expect(
+      hitsOf(stack, token).filter((f) => !f.endsWith(".history.json") && !f.endsWith(`Pulumi.${stack.stackName}.yaml`)),
+    ).toEqual([]);
   } finally {
     await stack.dispose();
   }
@@ -250,7 +284,10 @@ test("keys under storage: that are no setting, used or not: preview and up refus
     env: { STORAGE_ACCESS_TOKEN: token },
   });
   const shapes: Array<[string[], string]> = [
-    [["storage:connections.eu.baseUrl", "storage:connections.eu.accesToken"], 'storage:connections.eu has "accesToken", which is not a connection setting'],
+    [
+      ["storage:connections.eu.baseUrl", "storage:connections.eu.accesToken"],
+      'storage:connections.eu has "accesToken", which is not a connection setting',
+    ],
     [["storage:connections.eu"], "storage:connections.eu is not an object with baseUrl and accessToken"],
     [["storage:connections.EU.accessToken"], 'storage:connections has an entry named "EU"'],
     [["storage:connections.eu.baseUrl.x"], "storage:connections.eu.baseUrl is not a string"],
@@ -261,7 +298,10 @@ test("keys under storage: that are no setting, used or not: preview and up refus
     const before = api.requests.length;
     for (const [keys, message] of shapes) {
       // --plaintext: the CLI refuses a value that looks like a secret without it, as the trial's user met.
-      for (const key of keys) await stack.must(["config", "set", "--plaintext", "--path", key], { input: key.endsWith("baseUrl") ? api.url : value });
+      for (const key of keys)
+        await stack.must(["config", "set", "--plaintext", "--path", key], {
+          input: key.endsWith("baseUrl") ? api.url : value,
+        });
       for (const r of [await stack.preview(), await stack.up()]) {
         expect(r.code, r.output).not.toBe(0);
         expect(r.output).toContain(`[CONFIG_INVALID] ${message}`);
@@ -273,7 +313,9 @@ test("keys under storage: that are no setting, used or not: preview and up refus
     expectHistoryAndBackups(stack);
     // The CLI's own record of each update's config (.history.json) and the stack's config file
     // hold what the user typed; no checkpoint (state, history, backups) does.
-    expect(hitsOf(stack, value).filter((f) => !f.endsWith(".history.json") && !f.endsWith(`Pulumi.${stack.stackName}.yaml`))).toEqual([]);
+    expect(
+      hitsOf(stack, value).filter((f) => !f.endsWith(".history.json") && !f.endsWith(`Pulumi.${stack.stackName}.yaml`)),
+    ).toEqual([]);
     const fixed = await stack.up();
     expect(fixed.code, fixed.output).toBe(0);
   } finally {
@@ -315,7 +357,9 @@ describe("per-connection tokens (storage:connections.<name>.accessToken)", () =>
       },
     });
     try {
-      await stack.must(["config", "set", "--path", "--secret", "storage:connections.eu.accessToken"], { input: connToken });
+      await stack.must(["config", "set", "--path", "--secret", "storage:connections.eu.accessToken"], {
+        input: connToken,
+      });
       await stack.must(["config", "set", "--path", "storage:connections.us.accessToken", connToken2]);
       const before = api.requests.length;
       const r = await stack.up();

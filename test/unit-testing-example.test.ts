@@ -16,16 +16,34 @@ beforeAll(() => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "psu-unit-"));
   // --ignore-scripts: dist/ is built (pretest), and the pack hooks rewrite package.json, which
   // other test files packing at the same time must not see half done (scripts/consumer.ts does the same).
-  const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", tmp], { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }))[0];
+  const packed = JSON.parse(
+    execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", tmp], {
+      cwd: repoRoot,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }),
+  )[0];
   dir = path.join(tmp, "infra");
-  fs.cpSync(path.join(repoRoot, "examples", "unit-testing"), dir, { recursive: true, filter: (src) => !src.includes("node_modules") });
+  fs.cpSync(path.join(repoRoot, "examples", "unit-testing"), dir, {
+    recursive: true,
+    filter: (src) => !src.includes("node_modules"),
+  });
   const pj = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
   // The example names the tarball `npm pack` writes at the repository's root; here it is in tmp.
   expect(pj.dependencies["pulumi-storage-user"]).toBe(`file:../../${packed.filename}`);
   pj.dependencies["pulumi-storage-user"] = `file:${path.join(tmp, packed.filename)}`;
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pj, null, 2));
-  env = { ...process.env, PATH: [nodeBinDir("24"), process.env.PATH].join(path.delimiter), npm_config_loglevel: "error" };
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"], timeout: 240_000 });
+  env = {
+    ...process.env,
+    PATH: [nodeBinDir("24"), process.env.PATH].join(path.delimiter),
+    npm_config_loglevel: "error",
+  };
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], {
+    cwd: dir,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: 240_000,
+  });
 });
 afterAll(() => {
   if (dir) fs.rmSync(path.dirname(dir), { recursive: true, force: true });
@@ -33,7 +51,15 @@ afterAll(() => {
 
 const run = (script: string) => {
   try {
-    return { code: 0, output: execFileSync("npm", ["run", "--silent", script], { cwd: dir, env: { ...env, NO_COLOR: "1" }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }) };
+    return {
+      code: 0,
+      output: execFileSync("npm", ["run", "--silent", script], {
+        cwd: dir,
+        env: { ...env, NO_COLOR: "1" },
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    };
   } catch (err) {
     const e = err as { status?: number; stdout?: string; stderr?: string };
     return { code: e.status ?? 1, output: `${e.stdout}${e.stderr}` };
@@ -57,7 +83,13 @@ test("the example's tests can fail: a StorageUser left to a mock that is not our
   // The user's own mocks alone (Pulumi's guide echoes the inputs): the wiring test must fail.
   const spec = path.join(dir, "test", "app.spec.ts");
   const original = fs.readFileSync(spec, "utf8");
-  fs.writeFileSync(spec, original.replace("setMocks(storageUserMocks(),", "setMocks({ newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs },"));
+  fs.writeFileSync(
+    spec,
+    original.replace(
+      "setMocks(storageUserMocks(),",
+      "setMocks({ newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs },",
+    ),
+  );
   try {
     const r = run("test:mocha");
     expect(r.code).not.toBe(0);

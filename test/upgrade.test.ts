@@ -16,13 +16,20 @@ afterAll(() => api.close());
 function newStack() {
   return TestStack.create({
     programDir: "test/programs/upgrade",
-    config: { "storage:baseUrl": api.url, "upgrade:userName": "upgraded", "upgrade:variant": "new", "upgrade:ledger": "true" },
+    config: {
+      "storage:baseUrl": api.url,
+      "upgrade:userName": "upgraded",
+      "upgrade:variant": "new",
+      "upgrade:ledger": "true",
+    },
     secrets: { "storage:accessToken": token },
   });
 }
 
-const recorded = async (stack: TestStack) => (await stack.exportState(true)).deployment.resources!.filter((r) => r.type.includes("dynamic/storage:"));
-const byType = (resources: Array<Record<string, any>>, type: string) => resources.find((r) => r.type.endsWith(`:${type}`))!;
+const recorded = async (stack: TestStack) =>
+  (await stack.exportState(true)).deployment.resources!.filter((r) => r.type.includes("dynamic/storage:"));
+const byType = (resources: Array<Record<string, any>>, type: string) =>
+  resources.find((r) => r.type.endsWith(`:${type}`))!;
 
 test("destroy right after the import runs the provider 0.2.0 serialized, with no API call", async () => {
   const stack = await newStack();
@@ -33,7 +40,9 @@ test("destroy right after the import runs the provider 0.2.0 serialized, with no
     const requests = api.requests.length;
     const destroy = await stack.destroy();
     expect(destroy.code, destroy.output).toBe(0);
-    expect(destroy.output).toContain(`[USER_LEFT_STACK] StorageUser 'upgraded' (id ${user.id}, on ${new URL(api.url).href}) left the stack`);
+    expect(destroy.output).toContain(
+      `[USER_LEFT_STACK] StorageUser 'upgraded' (id ${user.id}, on ${new URL(api.url).href}) left the stack`,
+    );
     expect(await stack.resources()).toHaveLength(0);
     expect(api.createAttempts).toBe(attempts);
     expect(api.requests.length).toBe(requests);
@@ -46,7 +55,10 @@ test("refresh, preview and up under today's package: no create, no replace, ever
   const stack = await newStack();
   try {
     const state = await importStateFixture(stack, fixture, api.url);
-    const olds = { user: byType(state.deployment.resources, "StorageUser"), ledger: byType(state.deployment.resources, "StorageUserLedger") };
+    const olds = {
+      user: byType(state.deployment.resources, "StorageUser"),
+      ledger: byType(state.deployment.resources, "StorageUserLedger"),
+    };
     const outputs = state.deployment.resources.find((r) => r.type === "pulumi:pulumi:Stack")!.outputs;
     const attempts = api.createAttempts;
     const requests = api.requests.length;
@@ -73,13 +85,18 @@ test("refresh, preview and up under today's package: no create, no replace, ever
     const ledger = byType(after, "StorageUserLedger");
     expect(user.id).toBe(olds.user.id);
     expect(ledger.id).toBe(olds.ledger.id);
-    for (const key of ["userName", "persistPassword", "account", "secrets"]) expect(user.outputs[key], key).toEqual(olds.user.outputs[key]);
-    expect({ current: ledger.outputs.current, forgotten: ledger.outputs.forgotten }).toEqual({ current: olds.ledger.outputs.current, forgotten: olds.ledger.outputs.forgotten });
+    for (const key of ["userName", "persistPassword", "account", "secrets"])
+      expect(user.outputs[key], key).toEqual(olds.user.outputs[key]);
+    expect({ current: ledger.outputs.current, forgotten: ledger.outputs.forgotten }).toEqual({
+      current: olds.ledger.outputs.current,
+      forgotten: olds.ledger.outputs.forgotten,
+    });
     expect(await stack.outputs()).toEqual(outputs);
     // The credentials stay encrypted at rest after the rewrite.
     const raw = stack.stateFileText();
     const secrets = JSON.parse(JSON.parse(olds.user.outputs.secrets.plaintext));
-    for (const s of [secrets.password, secrets.swift.password, secrets.s3.secretKey, secrets.ftp.password]) expect(raw).not.toContain(s);
+    for (const s of [secrets.password, secrets.swift.password, secrets.s3.secretKey, secrets.ftp.password])
+      expect(raw).not.toContain(s);
 
     const again = await stack.preview();
     expect(again.code, again.output).toBe(0);

@@ -21,23 +21,35 @@ let work: string;
 let programDir: string;
 let env: NodeJS.ProcessEnv;
 
-const yamlHostDir = () => execFileSync("bash", [path.join(repoRoot, "tools", "yaml-host", "build.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+const yamlHostDir = () =>
+  execFileSync("bash", [path.join(repoRoot, "tools", "yaml-host", "build.sh")], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  }).trim();
 
 /** The ```sh blocks of examples/yaml/README.md, in order. */
 const readmeBlocks = (): string[] =>
-  [...fs.readFileSync(path.join(repoRoot, "examples", "yaml", "README.md"), "utf8").matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+  [
+    ...fs.readFileSync(path.join(repoRoot, "examples", "yaml", "README.md"), "utf8").matchAll(/```sh\n([\s\S]*?)```/g),
+  ].map((m) => m[1]);
 
 /** Runs a script as a user's shell would; asynchronously, so the API server in this process answers. */
 function sh(script: string, extra: Record<string, string | undefined> = {}): Promise<{ code: number; output: string }> {
   const e = { ...env, ...extra };
   for (const [k, v] of Object.entries(extra)) if (v === undefined) delete e[k];
-  const child = spawn("bash", ["-euo", "pipefail", "-c", script], { cwd: work, env: e, stdio: ["ignore", "pipe", "pipe"], timeout: 900_000 });
+  const child = spawn("bash", ["-euo", "pipefail", "-c", script], {
+    cwd: work,
+    env: e,
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: 900_000,
+  });
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
   return new Promise((resolve) => child.on("close", (code) => resolve({ code: code ?? -1, output })));
 }
-const pulumi = (args: string, extra: Record<string, string | undefined> = {}) => sh(`cd examples/yaml && pulumi ${args}`, { STORAGE_API_URL: undefined, ...extra });
+const pulumi = (args: string, extra: Record<string, string | undefined> = {}) =>
+  sh(`cd examples/yaml && pulumi ${args}`, { STORAGE_API_URL: undefined, ...extra });
 
 beforeAll(async () => {
   api = await startApiServer({ token });
@@ -48,7 +60,9 @@ beforeAll(async () => {
   // The program exports every output of the TypeScript resource, not only the example's.
   const pulumiYaml = path.join(programDir, "Pulumi.yaml");
   const exported = fs.readFileSync(pulumiYaml, "utf8");
-  const more = everyOutput.filter((k) => !new RegExp(`^  ${k}:`, "m").test(exported)).map((k) => `  ${k}: \${app.${k}}\n`);
+  const more = everyOutput
+    .filter((k) => !new RegExp(`^  ${k}:`, "m").test(exported))
+    .map((k) => `  ${k}: \${app.${k}}\n`);
   fs.writeFileSync(pulumiYaml, exported.trimEnd() + "\n" + more.join(""));
   const consumer = installConsumer();
   const tarball = fs.readdirSync(consumer).find((f) => f.endsWith(".tgz"))!;
@@ -105,8 +119,12 @@ describe("StorageUser from Pulumi YAML (examples/yaml)", async () => {
     expect(hits(filesUnder(path.join(work, "state")), needles)).toEqual([]);
     expect(hits(filesUnder(path.join(work, "home")), needles)).toEqual([]);
     // The stack's config file holds the token encrypted only.
-    expect(fs.readFileSync(path.join(programDir, "Pulumi.dev.yaml"), "utf8")).toContain("storage-user:accessToken:\n    secure:");
-    expect(hits([["Pulumi.dev.yaml", fs.readFileSync(path.join(programDir, "Pulumi.dev.yaml"), "latin1")]], needles)).toEqual([]);
+    expect(fs.readFileSync(path.join(programDir, "Pulumi.dev.yaml"), "utf8")).toContain(
+      "storage-user:accessToken:\n    secure:",
+    );
+    expect(
+      hits([["Pulumi.dev.yaml", fs.readFileSync(path.join(programDir, "Pulumi.dev.yaml"), "latin1")]], needles),
+    ).toEqual([]);
     expect(hits([["up output", r.output.slice(0, r.output.lastIndexOf("{"))]], needles)).toEqual([]);
   });
 
@@ -137,12 +155,16 @@ describe("StorageUser from Pulumi YAML (examples/yaml)", async () => {
       const r = await pulumi("preview");
       expect(r.code).not.toBe(0);
       // The same check as for TypeScript programs (plugin/user-provider.ts check), at preview.
-      expect(r.output).toContain(`storage-user:index:StorageUser resource 'app': property userName value { app} has a problem: must not start or end with whitespace: use "app"`);
+      expect(r.output).toContain(
+        `storage-user:index:StorageUser resource 'app': property userName value { app} has a problem: must not start or end with whitespace: use "app"`,
+      );
       fs.writeFileSync(pulumiYaml, original);
       expect((await pulumi("config rm storage-user:baseUrl")).code).toBe(0);
       const noUrl = await pulumi("preview");
       expect(noUrl.code).not.toBe(0);
-      expect(noUrl.output).toContain("[CONFIG_MISSING] no storage API address is configured: run `pulumi config set storage-user:baseUrl https://<api-host>`, or set STORAGE_API_URL in the environment of the pulumi command");
+      expect(noUrl.output).toContain(
+        "[CONFIG_MISSING] no storage API address is configured: run `pulumi config set storage-user:baseUrl https://<api-host>`, or set STORAGE_API_URL in the environment of the pulumi command",
+      );
     } finally {
       fs.writeFileSync(pulumiYaml, original);
       expect((await pulumi(`config set storage-user:baseUrl ${api.url}`)).code).toBe(0);
@@ -157,7 +179,13 @@ describe("StorageUser from Pulumi YAML (examples/yaml)", async () => {
     // 8 answers of 503: the default budget (120 s) outlasts them and creates the user; 2 s does not.
     api.inject(...Array.from({ length: 8 }, () => ({ kind: "status" as const, status: 503, retryAfter: "1" })));
     try {
-      fs.writeFileSync(pulumiYaml, original.replace("outputs:", "  slow:\n    type: storage-user:index:StorageUser\n    properties:\n      userName: slow-user\n    options:\n      customTimeouts:\n        create: 2s\noutputs:"));
+      fs.writeFileSync(
+        pulumiYaml,
+        original.replace(
+          "outputs:",
+          "  slow:\n    type: storage-user:index:StorageUser\n    properties:\n      userName: slow-user\n    options:\n      customTimeouts:\n        create: 2s\noutputs:",
+        ),
+      );
       const r = await pulumi("up --yes");
       expect(r.code).not.toBe(0);
       expect(r.output).toContain("[RETRIES_EXHAUSTED] the storage API did not accept the create after");
@@ -174,12 +202,16 @@ describe("StorageUser from Pulumi YAML (examples/yaml)", async () => {
     const r = await pulumi("destroy --yes");
     expect(r.code, r.output).toBe(0);
     const current = api.users[1];
-    expect(r.output).toContain(`[USER_LEFT_STACK] StorageUser '${current.Name}' (id ${current.Id}, on ${new URL(api.url).href})`);
+    expect(r.output).toContain(
+      `[USER_LEFT_STACK] StorageUser '${current.Name}' (id ${current.Id}, on ${new URL(api.url).href})`,
+    );
     expect(fs.readdirSync(path.join(work, "examples")).sort()).toEqual(["yaml"]);
     expect(fs.readdirSync(programDir).sort()).toEqual(["Pulumi.dev.yaml", "Pulumi.yaml", "README.md", "plugins"]);
     // No schema-<pkg>.json beside the plugin directory (the component route wrote one there).
     const pkgDir = path.join(programDir, "plugins", "node_modules", "pulumi-storage-user");
     expect(fs.readdirSync(pkgDir).filter((f) => f.startsWith("schema-"))).toEqual([]);
-    expect(fs.readdirSync(path.join(programDir, "plugins", "node_modules")).filter((f) => f.startsWith("schema-"))).toEqual([]);
+    expect(
+      fs.readdirSync(path.join(programDir, "plugins", "node_modules")).filter((f) => f.startsWith("schema-")),
+    ).toEqual([]);
   });
 });

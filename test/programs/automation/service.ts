@@ -26,7 +26,10 @@ function stackOf(stackName: string, userName: string): Promise<Stack> {
 }
 
 async function configure(stack: Stack, baseUrl: string, token: string, secret: boolean) {
-  const config: Record<string, ConfigValue> = { "storage:baseUrl": { value: baseUrl }, "storage:accessToken": { value: token, secret } };
+  const config: Record<string, ConfigValue> = {
+    "storage:baseUrl": { value: baseUrl },
+    "storage:accessToken": { value: token, secret },
+  };
   await stack.setAllConfig(config);
 }
 
@@ -37,11 +40,26 @@ async function up(step: string, stack: Stack) {
     const r = await stack.up({ onEvent: (e) => events.push(e) });
     const s3 = r.outputs.s3;
     // The serialized provider as state holds it: the same text whichever stack of the process wrote it.
-    const resources: Array<{ type: string; inputs?: { __provider?: string } }> = (await stack.exportStack()).deployment.resources ?? [];
+    const resources: Array<{ type: string; inputs?: { __provider?: string } }> =
+      (await stack.exportStack()).deployment.resources ?? [];
     const provider = resources.find((res) => res.type.endsWith(":StorageUser"))?.inputs?.__provider;
-    return { step, ok: true, userId: r.outputs.userId.value, s3Secret: s3.secret, s3KeyLength: String(s3.value.accessKey).length, provider, ...storageUserDiagnostics(events) };
+    return {
+      step,
+      ok: true,
+      userId: r.outputs.userId.value,
+      s3Secret: s3.secret,
+      s3KeyLength: String(s3.value.accessKey).length,
+      provider,
+      ...storageUserDiagnostics(events),
+    };
   } catch (err) {
-    return { step, ok: false, errorName: (err as Error).constructor.name, failures: storageUserFailures(events), fromText: storageUserFailures(err) };
+    return {
+      step,
+      ok: false,
+      errorName: (err as Error).constructor.name,
+      failures: storageUserFailures(events),
+      fromText: storageUserFailures(err),
+    };
   }
 }
 
@@ -113,7 +131,12 @@ async function main() {
   print(await up("name-taken", taken));
   await taken.destroy();
   // 5. destroy: each user left on the service arrives as a warning event with its URN.
-  for (const [step, stack] of [["destroy-first", first], ["destroy-a", a], ["destroy-b", b]] as const) print(await destroy(step, stack));
+  for (const [step, stack] of [
+    ["destroy-first", first],
+    ["destroy-a", a],
+    ["destroy-b", b],
+  ] as const)
+    print(await destroy(step, stack));
 }
 
 main().catch((err) => {

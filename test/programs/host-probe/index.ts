@@ -13,7 +13,10 @@ if (mode === "type-error") {
 if (mode === "throw") throw new Error("probe failed on purpose");
 if (mode === "orphan") {
   // A process the program leaves running, holding the program's stdout and stderr.
-  const child = require("node:child_process").spawn(process.execPath, ["-e", "setTimeout(() => {}, 120000)"], { stdio: ["ignore", "inherit", "inherit"], detached: true });
+  const child = require("node:child_process").spawn(process.execPath, ["-e", "setTimeout(() => {}, 120000)"], {
+    stdio: ["ignore", "inherit", "inherit"],
+    detached: true,
+  });
   child.unref();
   fs.writeFileSync(config.require("pidFile"), String(child.pid));
 }

@@ -21,7 +21,10 @@ interface Case {
 
 const cases = new pulumi.Config().requireObject<Case[]>("cases").map((c) => ({
   ...c,
-  args: c.args === null || typeof c.args !== "object" ? c.args : Object.fromEntries(Object.entries(c.args as object).map(([k, v]) => [k, v === "<undefined>" ? undefined : v])),
+  args:
+    c.args === null || typeof c.args !== "object"
+      ? c.args
+      : Object.fromEntries(Object.entries(c.args as object).map(([k, v]) => [k, v === "<undefined>" ? undefined : v])),
 }));
 const thrown: string[] = [];
 let source: StorageUser | undefined;

@@ -32,14 +32,20 @@ const users = specs.map(
   (s) =>
     new StorageUser(
       s.name,
-      { ...(s.userName === undefined ? {} : { userName: s.userName }), ...(s.connection === undefined ? {} : { connection: s.connection }) },
+      {
+        ...(s.userName === undefined ? {} : { userName: s.userName }),
+        ...(s.connection === undefined ? {} : { connection: s.connection }),
+      },
       {
         parent: s.parent === "box" ? boxed() : undefined,
         protect: s.protect,
         retainOnDelete: s.retainOnDelete,
         ignoreChanges: s.ignoreChanges,
         replaceOnChanges: s.replaceOnChanges,
-        aliases: s.aliases?.map((a) => ({ ...(a.name ? { name: a.name } : {}), ...(a.parent === "stack" ? { parent: pulumi.rootStackResource } : {}) })),
+        aliases: s.aliases?.map((a) => ({
+          ...(a.name ? { name: a.name } : {}),
+          ...(a.parent === "stack" ? { parent: pulumi.rootStackResource } : {}),
+        })),
         customTimeouts: s.createTimeout ? { create: s.createTimeout } : undefined,
         replacementTrigger: s.replacementTrigger,
         deleteBeforeReplace: s.deleteBeforeReplace,
@@ -55,4 +61,11 @@ if (config.get("ledger") === "true") {
 /** Plain per user: where it lives and under which id. */
 module.exports.users = pulumi
   .all(users.map((u) => pulumi.all([u.urn, u.id, u.userName, u.baseUrl, u.connection])))
-  .apply((rows) => Object.fromEntries(rows.map(([urn, id, userName, baseUrl, connection]) => [urn.split("::").pop(), { id, userName, baseUrl: baseUrl ?? null, connection: connection ?? null }])));
+  .apply((rows) =>
+    Object.fromEntries(
+      rows.map(([urn, id, userName, baseUrl, connection]) => [
+        urn.split("::").pop(),
+        { id, userName, baseUrl: baseUrl ?? null, connection: connection ?? null },
+      ]),
+    ),
+  );

@@ -11,7 +11,10 @@ const provider: pulumi.dynamic.ResourceProvider = {
     });
     if (!res.ok) throw new Error(`create answered HTTP ${res.status}`);
     const user = await res.json();
-    return { id: String(user.Id), outs: { userName: inputs.userName, userId: user.Id, state: user.State, taskType: user.Tasks[0].Type } };
+    return {
+      id: String(user.Id),
+      outs: { userName: inputs.userName, userId: user.Id, state: user.State, taskType: user.Tasks[0].Type },
+    };
   },
 };
 

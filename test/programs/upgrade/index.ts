@@ -20,9 +20,16 @@ const olderProvider: pulumi.dynamic.ResourceProvider = {
 class OlderStorageUser extends pulumi.dynamic.Resource {
   declare readonly userId: pulumi.Output<number>;
   constructor(name: string) {
-    super(olderProvider, name, { userName, persistPassword: undefined, userId: undefined }, {
-      additionalSecretOutputs: ["name", "password", "swift", "s3", "ftp", "env", "ftpUrl"],
-    }, "storage", "StorageUser");
+    super(
+      olderProvider,
+      name,
+      { userName, persistPassword: undefined, userId: undefined },
+      {
+        additionalSecretOutputs: ["name", "password", "swift", "s3", "ftp", "env", "ftpUrl"],
+      },
+      "storage",
+      "StorageUser",
+    );
   }
 }
 

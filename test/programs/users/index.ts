@@ -14,7 +14,11 @@ const createTimeout = config.get("createTimeout");
 const users = Array.from(
   { length: count },
   (_, i) =>
-    new StorageUser(`${prefix}-${i}`, { userName: `${prefix}-${i}` }, createTimeout ? { customTimeouts: { create: createTimeout } } : undefined),
+    new StorageUser(
+      `${prefix}-${i}`,
+      { userName: `${prefix}-${i}` },
+      createTimeout ? { customTimeouts: { create: createTimeout } } : undefined,
+    ),
 );
 
 export const userIds = users.map((u) => u.userId);
