@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: issue 12's measurements, one interleaved run on the path users take (the real
+ * `npm run bench`: preview and `up` at scale, one interleaved run on the path users take (the real
  * `pulumi` CLI, the Node.js language host, the dynamic-provider plugin; scripts/stack.ts), against
  * the local storage API answering after a fixed latency.
  *
