@@ -1,14 +1,7 @@
 /**
- * `pulumi-storage-user/automation`: for services that drive Pulumi through the Automation API,
- * and operators. The provider's failures and warnings out of a run, typed, instead of `[CODE]`
- * somewhere in a CommandError's text; config checked before it is written; after a force-stop,
- * the creates left pending (./pending, re-exported at the end). docs/automation-api.md.
- *
- * The best source is the run's engine events (`onEvent`): each failure and warning arrives as
- * a diagnostic event with its severity and, for a resource, its URN; the resource's step
- * events carry its inputs, hence its userName. Without events, the CommandError's text is
- * read instead: code, message and resource name, no URN. Types are structural, so the events
- * of any @pulumi/pulumi in the peer range fit; the messages are already free of secrets.
+ * `pulumi-storage-user/automation`, for services that drive Pulumi and for operators: a run's
+ * failures and warnings typed (from its engine events, else from the CommandError's text), config
+ * checked before it is written, and the creates a force-stop left pending. docs/automation-api.md.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

@@ -1,13 +1,7 @@
 /**
- * Plugin side: warnings as warnings, shown under the resource they concern. What the
- * dynamic-provider plugin prints to the console reaches the engine as text of the stack
- * (severity `info#err`, no URN), which a program watching `onEvent` for warnings never sees;
- * the engine's own Log service (whose address the plugin is started with) takes a severity and
- * the resource's URN, so the CLI shows a warning under that StorageUser, at preview as at up,
- * and the Automation API delivers a diagnostic event of severity `warning` with that URN. The
- * URN comes from the resource's `__urn` input (program/storage-user.ts), kept in its outputs
- * for delete and refresh. Without a URN (state written before 0.3) the warning is the stack's;
- * only when the engine cannot be reached is the console used.
+ * Warnings as warnings, under the resource they concern: through the engine's Log service (its
+ * address is the plugin's argument) with the `__urn` input's URN, since what the plugin prints to
+ * the console reaches the engine as unattributed stack text. The console is the fallback.
  */
 import * as path from "node:path";
 import type { StorageUserWarningCode } from "../warnings";

@@ -1,22 +1,8 @@
 /**
- * Refuses a run whose dynamic-provider plugin could not start, before anything is registered.
- *
- * Pulumi starts the plugin (`pulumi-resource-pulumi-nodejs`, a shell script in @pulumi/pulumi)
- * in the project's program directory, and it loads everything from the node_modules found
- * there: `require.resolve('@pulumi/pulumi/cmd/dynamic-provider')` from its working directory,
- * then this package through the `require("pulumi-storage-user/…")` that state holds
- * (pulumi/pulumi#5578, #5455). An inline Automation API program's default project has
- * `main: process.cwd()`, so a service started from `/` or any directory without its
- * node_modules gets `Cannot find module '@pulumi/pulumi/cmd/dynamic-provider'` from the plugin,
- * after the stack has started, naming neither the package nor the fix.
- *
- * The directory is worked out as the CLI does (pkg/engine/projinfo.go getPwdMain: `main` when
- * it is a directory, else its parent, relative to the project file's directory). For a program
- * the CLI runs, that directory is `pulumi.runtime.getRootDirectory()`. An inline program runs
- * in the service's own process and is told neither (automation/server.ts drops the run
- * request's pwd), so the project file is read from the working directory of the `pulumi`
- * process running this stack: a child of this process, found in /proc on Linux. Where it
- * cannot be found for certain, nothing is refused.
+ * Refuses, before anything registers, a run whose dynamic-provider plugin could not load: Pulumi
+ * starts it in the program's directory, where it resolves @pulumi/pulumi and this package
+ * (pulumi/pulumi#5578, #5455). That directory follows the CLI's getPwdMain (pkg/engine/projinfo.go);
+ * an inline program's is read from its `pulumi` child process in /proc. Unsure: nothing is refused.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

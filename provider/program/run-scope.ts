@@ -1,14 +1,7 @@
 /**
- * Program-side state that lives as long as one program run, never as long as the process.
- *
- * Under the Automation API one Node process runs many stacks' inline programs, in turn and at
- * once (pulumi/pulumi sdk/nodejs/automation/server.ts runs each in
- * `localState.withLocalStorage`, an AsyncLocalStorage store of its own). The SDK keeps each
- * run's config, stack and project in that store; a module-level `let` of this package would be
- * shared by every stack the process serves, so a check done for the first stack would be
- * skipped for the next one. Keyed by the store object instead, each value belongs
- * to exactly one run and goes with it. A program run by the CLI has one store for the process,
- * which is one run.
+ * Program-side state that lives as long as one program run: under the Automation API one process
+ * runs many stacks' programs, each in an AsyncLocalStorage store of its own (automation/server.ts
+ * `localState.withLocalStorage`), so values are keyed by that store, never module-level.
  */
 type Store = object;
 

@@ -1,17 +1,8 @@
 /**
- * Program-side checks of the stack configuration, run when the first StorageUser (or ledger) is
- * constructed, so preview and up fail before anything is registered.
- *
- * Why here and not in the provider: the dynamic-provider plugin receives the configuration with
- * its secret marks already removed (cmd/dynamic-provider `configure` unwraps them), so only the
- * program can tell a secret value from a plain one. Two sources, both exact:
- * - the engine's list of secret config keys (`PULUMI_CONFIG_SECRET_KEYS`, what
- *   `pulumi.runtime.isConfigSecret` reads). It is per top-level key: an object such as
- *   `storage:connections` counts as secret as soon as one value inside it is.
- * - so for the tokens inside `storage:connections`, the stack's config file
- *   (`Pulumi.<stack>.yaml`) is read as text: a secret value is stored there encrypted, so a
- *   token whose text appears in that file verbatim was set without `--secret`.
- * Values are never printed, only key names.
+ * Program-side checks of the stack configuration, before anything registers: only the program
+ * can tell a secret value from a plain one (cmd/dynamic-provider `configure` unwraps the marks).
+ * Sources: the engine's secret keys (`PULUMI_CONFIG_SECRET_KEYS`, per top-level key), and for the
+ * tokens inside `storage:connections` the stack's config file, where a secret value is encrypted.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

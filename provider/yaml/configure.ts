@@ -1,17 +1,8 @@
 /**
- * Configure's values for the package's plugin: the one place that receives them.
- *
- * `@pulumi/pulumi/provider`'s server answers Configure itself (provider/server.js `configure`:
- * accepts secrets, resources and outputs) and hands the `Provider` object nothing, and its
- * `Server` class is not exported. So before `main` starts the server, `receiveConfigure` wraps
- * the Configure handler as the SDK registers it with gRPC (`addService`): the wrapper reads the
- * request, then lets the SDK's own handler answer, or fails the call with the reason.
- *
- * The engine sends the provider's inputs in `args`: for the default provider, the stack config of
- * the package's namespace (`storage-user:*`, keys without the namespace); for an explicit provider
- * resource, its arguments. It marks secret config (`pulumi config set --secret`) and secret
- * arguments with the secret signature there, because the request says `acceptSecrets`. The
- * deprecated `variables` map holds the same values decrypted, with no secret-ness: not read.
+ * Configure's values for the package's plugin. `@pulumi/pulumi/provider`'s server answers Configure
+ * itself and hands the provider nothing (provider/server.js `configure`), so its gRPC handler is
+ * wrapped where it is registered. The engine marks secret config with the secret signature
+ * (the request says `acceptSecrets`); the deprecated `variables` map, unmarked, is not read.
  */
 import * as path from "node:path";
 import { createRequire } from "node:module";

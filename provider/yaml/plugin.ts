@@ -1,16 +1,8 @@
 /**
- * The package's own provider plugin for programs in other languages (Pulumi YAML, Go): it
- * serves StorageUser as a real custom resource, `storage-user:index:StorageUser`, through
- * `@pulumi/pulumi/provider`'s provider host. The engine starts this plugin from the package's
- * directory, as the executable bin/pulumi-resource-storage-user named in a project's
- * `plugins.providers` (or through yaml/PulumiPlugin.yaml and a Node.js language host), so no
- * dynamic-provider plugin is started in the program's directory and the program needs no
- * node_modules (pulumi/pulumi#5455). See docs/yaml.md and docs/go.md.
- *
- * Settings arrive with Configure (configure.ts), the stack config of the package's namespace.
- *
- * The lifecycle is the one TypeScript programs get (plugin/user-provider.ts): same checks, same
- * [CODE] messages, same state shape plus typed outputs derived from it.
+ * The package's own provider plugin for YAML and Go programs: StorageUser as a custom resource,
+ * `storage-user:index:StorageUser`, started from the package's directory (bin/, named in
+ * `plugins.providers`), so the program needs no node_modules (pulumi/pulumi#5455). An adapter
+ * over the lifecycle TypeScript programs get (plugin/user-provider.ts); docs/yaml.md, docs/go.md.
  */
 import * as provider from "@pulumi/pulumi/provider";
 import { userProvider } from "../plugin/user-provider";
