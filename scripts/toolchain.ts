@@ -90,6 +90,17 @@ function writeAtomically(file: string, write: (tmp: string) => void, mode?: numb
 
 const cliDirs = new Map<string, string>();
 
+/** The directory of a CLI version as tools/pulumi-cli/build.sh builds it: `pulumi` alone, no language host beside it. */
+export function builtCli(version: string): string {
+  return execFileSync("bash", [path.join(repoRoot, "tools", "pulumi-cli", "build.sh"), version], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  })
+    .trim()
+    .split("\n")
+    .pop()!;
+}
+
 /**
  * A directory laid out like a Pulumi install: `pulumi` (a hard link to the cached build),
  * `pulumi-resource-pulumi-nodejs` from @pulumi/pulumi, and `pulumi-language-nodejs`, this repo's
@@ -106,13 +117,7 @@ export function locateCli(version?: string): string {
   const wanted = version ?? pins.cli;
   const known = cliDirs.get(wanted);
   if (known) return known;
-  const built = execFileSync("bash", [path.join(repoRoot, "tools", "pulumi-cli", "build.sh"), wanted], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-  })
-    .trim()
-    .split("\n")
-    .pop()!;
+  const built = builtCli(wanted);
   const checkout = createHash("sha256").update(repoRoot).digest("hex").slice(0, 12);
   const dir = path.join(cacheDir, "bin", wanted === pins.cli ? checkout : `${checkout}-${wanted}`);
   layOutInstall(dir, path.join(built, "pulumi"), process.env.PATH ?? "");

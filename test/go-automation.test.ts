@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { installConsumer } from "../scripts/consumer";
-import { nodeBinDir, pins, repoRoot } from "../scripts/toolchain";
+import { builtCli, nodeBinDir, pins, repoRoot } from "../scripts/toolchain";
 import { filesUnder, hits, secretsOf, withEncodings } from "./secrets";
 
 const token = "go-token-" + Math.random().toString(36).slice(2, 12);
@@ -60,15 +60,8 @@ function call(req: Request): Promise<Result> {
 
 const baseUrl = () => ({ "storage-user:baseUrl": { value: api.url, secret: false } });
 
-/** The directory of the plain CLI v3.274.1 as built (tools/pulumi-cli/build.sh): `pulumi` alone, no language host beside it. */
-const plainCli = () =>
-  execFileSync("bash", [path.join(repoRoot, "tools", "pulumi-cli", "build.sh"), pins.cliNewest], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-  })
-    .trim()
-    .split("\n")
-    .pop()!;
+/** The plain CLI v3.274.1: `pulumi` alone, no language host beside it. */
+const plainCli = () => builtCli(pins.cliNewest);
 
 beforeAll(async () => {
   api = await startApiServer({ token });

@@ -1,14 +1,14 @@
 // examples/go, the tenant-onboarding Go service, built and run exactly as its README says, with
 // the plain CLI v3.274.1 and the packed package's executable plugin: one StorageUser per tenant,
 // each tenant's env handed to the caller, settings from each stack's config only.
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { installConsumer } from "../scripts/consumer";
-import { nodeBinDir, pins, repoRoot } from "../scripts/toolchain";
+import { builtCli, nodeBinDir, pins, repoRoot } from "../scripts/toolchain";
 import { filesUnder, hits, secretsOf, withEncodings } from "./secrets";
 
 const token = "go-example-token-" + Math.random().toString(36).slice(2, 12);
@@ -37,15 +37,8 @@ function sh(script: string, extra: Record<string, string> = {}): Promise<{ code:
   return new Promise((resolve) => child.on("close", (code) => resolve({ code: code ?? -1, output })));
 }
 
-/** The directory of the plain CLI v3.274.1 as built (tools/pulumi-cli/build.sh): `pulumi` alone, no language host beside it. */
-const plainCli = () =>
-  execFileSync("bash", [path.join(repoRoot, "tools", "pulumi-cli", "build.sh"), pins.cliNewest], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-  })
-    .trim()
-    .split("\n")
-    .pop()!;
+/** The plain CLI v3.274.1: `pulumi` alone, no language host beside it. */
+const plainCli = () => builtCli(pins.cliNewest);
 
 beforeAll(async () => {
   api = await startApiServer({ token });
