@@ -9,14 +9,13 @@ const versions = JSON.parse(readFileSync("tools/toolchain/versions.json", "utf8"
 // The newest Pulumi CLI the Go module proxy serves runs these files too, beside the pinned one
 // that runs everything: the engine's paths this package depends on (up, secrets in state and
 // history, where a token lives and what the CLI records of it, no-change preview, refresh,
-// rotation, destroy, the Automation API and its guide, a force-stop and
+// rotation, destroy, the Automation API (its guide's programs take the same path), a force-stop and
 // its recovery, state written by released versions), the YAML host's, and the CI paths
 // (policy packs, the review of preview --json).
 const onNewestCli = [
   "test/lifecycle.test.ts",
   "test/secret-audit.test.ts",
   "test/token-safety.test.ts",
-  "test/automation-guide.test.ts",
   "test/rotation.test.ts",
   "test/automation.test.ts",
   "test/force-stop.test.ts",

@@ -10,6 +10,8 @@
  * Variants: StorageUser (programs/storage-users), the engine floor (programs/noop-users: a no-op
  * dynamic resource, same inputs, waits the same latency), and at 200 raw undici
  * (programs/raw-undici: the bare POST in a dynamic provider, same outputs and secret).
+ * With BENCH_VS=<package root>, that build (e.g. a released version) runs programs/storage-users
+ * too, in the same pairs: the one way to compare two versions, since runs apart differ in load.
  * Figures are medians of the per-pair ratios. Writes bench/work/summary.json and the results
  * table in bench/README.md; raw figures go to bench/work/ (not committed).
  */
@@ -31,11 +33,23 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PARALLEL = 10;
 const LATENCY_MS = 50;
 
-type Variant = "ours" | "floor" | "raw";
+type Variant = "ours" | "floor" | "raw" | "vs";
+/** The other build BENCH_VS names, installed beside its own copy of the programs. */
+const VS = process.env.BENCH_VS;
 /** upNoCheckpoints: `up` (creates) on fresh stacks with the engine's per-step checkpoints off, to show what they cost. */
 type Op = "up" | "preview" | "upNoChange" | "upNoCheckpoints";
-const programs: Record<Variant, string> = { ours: "storage-users", floor: "noop-users", raw: "raw-undici" };
-const variantsAt = (n: number): Variant[] => (n === SMALL ? ["ours", "floor", "raw"] : ["ours", "floor"]);
+const programs: Record<Variant, string> = {
+  ours: "storage-users",
+  floor: "noop-users",
+  raw: "raw-undici",
+  vs: "storage-users",
+};
+const variantsAt = (n: number): Variant[] => [
+  "ours",
+  "floor",
+  ...(n === SMALL ? (["raw"] as const) : []),
+  ...(VS ? (["vs"] as const) : []),
+];
 
 interface Sample {
   round: number;
@@ -81,6 +95,7 @@ async function timed(stack: TestStack, op: Op, n: number): Promise<{ seconds: nu
 
 async function main() {
   const ws = workspace("run");
+  const vsWs = VS ? workspace("vs", VS) : undefined;
   meterCli();
   const token = randomBytes(16).toString("hex");
   const api = await startApiServer({ token, latencyMs: LATENCY_MS });
@@ -103,7 +118,7 @@ async function main() {
           config["storage:baseUrl"] = api.url;
           const secrets = { "storage:accessToken": token };
           return TestStack.create({
-            programDir: ws.program(programs[v]),
+            programDir: (v === "vs" ? vsWs! : ws).program(programs[v]),
             config,
             secrets,
             env: v === "raw" ? env : {},
@@ -229,6 +244,20 @@ function report(run: {
       "",
     );
   }
+  if (VS) {
+    for (const op of ["preview", "up", "upNoChange"] as Op[]) {
+      for (const n of SIZES) {
+        row(
+          `${op === "up" ? "`pulumi up` (creates)" : op === "preview" ? "no-change `pulumi preview`" : "no-change `pulumi up`"} of ${n}: this build vs BENCH_VS (floor ratios ${ratio(n, op, "ours", "floor")}× and ${ratio(n, op, "vs", "floor")}×)`,
+          `${med(n, op, "ours")} s`,
+          `${med(n, op, "vs")} s`,
+          shown(n, op, "ours", "vs"),
+          cpuRatio(n, op, "ours", "vs"),
+          "",
+        );
+      }
+    }
+  }
   // Bytes per user need two sizes; a run of one size (BENCH_SIZES=200) reports the rest.
   if (LARGE !== undefined) {
     const [ours, floor] = [perUser("ours"), perUser("floor")];
@@ -247,7 +276,12 @@ function report(run: {
   const header = [
     `Run of ${run.started.toISOString().slice(0, 16).replace("T", " ")} UTC, commit \`${execFileSync("git", ["-C", repoRoot, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim()}\`, ${ROUNDS} rounds.`,
     `Package measured: ${process.env.BENCH_PACKAGE ? `the build in \`${path.relative(repoRoot, process.env.BENCH_PACKAGE)}\`` : `this checkout packed and installed (scripts/consumer.ts)${execFileSync("git", ["-C", repoRoot, "status", "--porcelain", "provider"], { encoding: "utf8" }).trim() ? ", with provider/ modified since HEAD" : ""}`}.`,
-    `Command: \`${process.env.BENCH_PACKAGE ? `BENCH_PACKAGE=${path.relative(repoRoot, process.env.BENCH_PACKAGE)} ` : ""}${process.env.BENCH_ROUNDS ? `BENCH_ROUNDS=${ROUNDS} ` : ""}npm run bench\`. Settings: API latency ${LATENCY_MS} ms, \`--parallel ${PARALLEL}\`, pulumi ${cliVersion()}, program and plugin on Node ${execFileSync(path.join(nodeBinDir(), "node"), ["--version"], { encoding: "utf8" }).trim()}.`,
+    ...(VS
+      ? [
+          `Compared in the same pairs with the build in \`${VS}\` (BENCH_VS, version ${(JSON.parse(fs.readFileSync(path.join(VS, "package.json"), "utf8")) as { version: string }).version}).`,
+        ]
+      : []),
+    `Command: \`${VS ? `BENCH_VS=${VS} ` : ""}${process.env.BENCH_SIZES ? `BENCH_SIZES=${process.env.BENCH_SIZES} ` : ""}${process.env.BENCH_PACKAGE ? `BENCH_PACKAGE=${path.relative(repoRoot, process.env.BENCH_PACKAGE)} ` : ""}${process.env.BENCH_ROUNDS ? `BENCH_ROUNDS=${ROUNDS} ` : ""}npm run bench\`. Settings: API latency ${LATENCY_MS} ms, \`--parallel ${PARALLEL}\`, pulumi ${cliVersion()}, program and plugin on Node ${execFileSync(path.join(nodeBinDir(), "node"), ["--version"], { encoding: "utf8" }).trim()}.`,
     `Machine: nproc ${os.availableParallelism()} (${cpus[0]?.model}), ${r2(os.totalmem() / 2 ** 30)} GiB memory. Load average (1/5/15 min) ${run.loadAtStart.join(" / ")} at the start, ${run.loadAtEnd.join(" / ")} at the end; 1-min load around the pairs ${Math.min(...loads)}–${Math.max(...loads)}.`,
     `1-min load before → after each pair, in run order: ${samples.map((s) => `${s.op} ${s.n}: ${s.load.before[0]} → ${s.load.after[0]}`).join("; ")}.`,
   ];

@@ -3,15 +3,18 @@
  * the same install the tests use) copied into bench/work/<name>/programs/node_modules beside copies
  * of bench/programs, so a run measures one snapshot even when the shared install is replaced
  * meanwhile. @pulumi/pulumi and undici resolve from the repo's node_modules further up.
- * BENCH_PACKAGE names another package root to measure instead (e.g. an older commit's build).
+ * BENCH_PACKAGE names another package root to measure instead (e.g. an older commit's build);
+ * `from` is the package of a second workspace (bench.ts BENCH_VS).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { installConsumer } from "../scripts/consumer";
 import { repoRoot } from "../scripts/stack";
 
-export function workspace(name: string): { dir: string; program: (p: string) => string } {
-  const from = process.env.BENCH_PACKAGE ?? path.join(installConsumer(), "node_modules", "pulumi-storage-user");
+export function workspace(
+  name: string,
+  from: string = process.env.BENCH_PACKAGE ?? path.join(installConsumer(), "node_modules", "pulumi-storage-user"),
+): { dir: string; program: (p: string) => string } {
   const dir = path.join(repoRoot, "bench", "work", name);
   fs.rmSync(dir, { recursive: true, force: true });
   const programs = path.join(repoRoot, "bench", "programs");

@@ -30,7 +30,7 @@ export type Fault =
   /** Store the user, then answer 200 with a body cut mid-way (with or without the Id in it). */
   | { kind: "garbled"; withId: boolean }
   /** Store the user, then answer 200 without these fields (dot paths: "S3Connection.SecretKey"). */
-  | { kind: "incomplete"; omit: string[] }
+  | { kind: "incomplete"; omit: readonly string[] }
   /** Store the user, then answer 200 with a body of about `bytes` bytes. */
   | { kind: "oversized"; bytes: number }
   /** Wait `ms` before answering; the user is stored before the wait. */

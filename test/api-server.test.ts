@@ -1,9 +1,12 @@
 // The local storage API: the spec's shape on success, the decided error answers, and the
 // scripted faults every other test relies on.
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { ApiServer, startApiServer } from "../server/api-server";
+import { ApiServer, startApiServer, StoredUser } from "../server/api-server";
+import { randomSecret } from "../server/tokens";
 
 const token = "srv-test-token-0001";
+/** The error answer's body (server/api-server.ts). */
+type ErrorBody = { error: { code: string } };
 let api: ApiServer;
 beforeEach(async () => void (api = await startApiServer({ token })));
 afterEach(() => api.close());
@@ -22,7 +25,7 @@ describe("POST /storage/users", () => {
   test("answers the full user of spec 2.1 with fresh credentials", async () => {
     const res = await post({ UserName: "alice", PersistPassword: 1 });
     expect(res.status).toBe(200);
-    const u = await res.json();
+    const u = (await res.json()) as StoredUser;
     expect(u).toMatchObject({
       Id: expect.any(Number),
       Name: "alice",
@@ -45,7 +48,7 @@ describe("POST /storage/users", () => {
       State: "New",
     });
     expect(u.Tasks[0].StartDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/);
-    const second = await (await post({ UserName: "bob" })).json();
+    const second = (await (await post({ UserName: "bob" })).json()) as StoredUser;
     expect(second.Password).not.toBe(u.Password);
     expect(second.S3Connection.SecretKey).not.toBe(u.S3Connection.SecretKey);
     expect(api.users.map((x) => x.Name)).toEqual(["alice", "bob"]);
@@ -64,7 +67,7 @@ describe("POST /storage/users", () => {
   ])("refuses %s", async (_what, headers, status, code) => {
     const res = await post({ UserName: "x" }, headers);
     expect(res.status).toBe(status);
-    expect((await res.json()).error.code).toBe(code);
+    expect(((await res.json()) as ErrorBody).error.code).toBe(code);
     expect(api.users).toHaveLength(0);
   });
 
@@ -77,7 +80,7 @@ describe("POST /storage/users", () => {
   ])("answers 400 for %s", async (_what, body, code) => {
     const res = await post(body);
     expect(res.status).toBe(400);
-    expect((await res.json()).error.code).toBe(code);
+    expect(((await res.json()) as ErrorBody).error.code).toBe(code);
     expect(api.users).toHaveLength(0);
   });
 
@@ -118,8 +121,8 @@ describe("faults", () => {
     const garbled = await (await post({ UserName: "a" })).text();
     expect(() => JSON.parse(garbled)).toThrow();
     expect(garbled).toContain(`"Id":${api.users[0].Id}`);
-    const incomplete = await (await post({ UserName: "b" })).json();
-    expect(incomplete.S3Connection.SecretKey).toBeUndefined();
+    const incomplete = (await (await post({ UserName: "b" })).json()) as Partial<StoredUser>;
+    expect(incomplete.S3Connection?.SecretKey).toBeUndefined();
     expect((await (await post({ UserName: "c" })).text()).length).toBeGreaterThan(2_000_000);
     expect(api.users).toHaveLength(3);
   });
@@ -133,4 +136,14 @@ describe("faults", () => {
     for (let i = 0; i < 4; i++) statuses.push((await post({ UserName: `u${i}` })).status);
     expect(statuses).toEqual([200, 200, 429, 429]);
   });
+});
+
+// A token that begins with "-" reads as a flag where a tool takes it on the command line
+// (test/token-safety.test.ts sets one as README says).
+test("the token it generates never begins with '-'", () => {
+  const drawn = Array.from({ length: 4096 }, () => randomSecret());
+  expect(drawn.filter((t) => !/^[A-Za-z0-9]/.test(t))).toEqual([]);
+  // Still random base64url: a mistake that made every token alike would pass the line above.
+  expect(new Set(drawn).size).toBe(drawn.length);
+  expect(drawn.every((t) => /^[A-Za-z0-9_-]{32}$/.test(t))).toBe(true);
 });

@@ -360,7 +360,7 @@ describe("created but unusable: recorded under the real Id", () => {
       persistPassword: false,
       __provider: "old",
       __failure: {
-        code: "OUTCOME_UNKNOWN",
+        code: "OUTCOME_UNKNOWN" as const,
         what: "the answer was lost",
         todo: "check the service",
         at: "2026-01-01T00:00:00Z",
@@ -639,7 +639,7 @@ describe("diff", () => {
   });
 
   test("a recorded failure always reports a change, so update repeats its guidance", async () => {
-    const recorded = { ...old, __failure: { code: "OUTCOME_UNKNOWN", what: "w", todo: "t", at: "now" } };
+    const recorded = { ...old, __failure: { code: "OUTCOME_UNKNOWN" as const, what: "w", todo: "t", at: "now" } };
     expect(await runtime.diff("unconfirmed-1", recorded, { userName: "a", __provider: "v1" })).toEqual({
       changes: true,
       replaces: [],
@@ -663,5 +663,5 @@ test("the serialized provider is the runtime module under node_modules, a forwar
   expect(serializableProvider("runtime", "/elsewhere/runtime.js")).toBe(linked); // one object: serialized once
   // It forwards to the installed package's runtime.
   const news = { userName: "b", __provider: "x" };
-  expect(await linked.diff("1", { userName: "a" }, news)).toEqual(await runtime.diff("1", { userName: "a" }, news));
+  expect(await linked.diff!("1", { userName: "a" }, news)).toEqual(await runtime.diff("1", { userName: "a" }, news));
 });

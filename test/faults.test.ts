@@ -189,7 +189,7 @@ describe("retried until it succeeds: exactly one user, in state under its Id", (
 describe("429/503 that never end: [RETRIES_EXHAUSTED], nothing created, nothing recorded", () => {
   test("429 with Retry-After: 1 until customTimeouts.create (3s) runs out", async () => {
     const api = await server();
-    api.inject(...Array.from({ length: 15 }, () => ({ kind: "status", status: 429, retryAfter: "1" })));
+    api.inject(...Array.from({ length: 15 }, () => ({ kind: "status" as const, status: 429, retryAfter: "1" })));
     const run = await upCase("exh429", api.url, { createTimeout: "3s" });
     expectRefused(run, api, "RETRIES_EXHAUSTED");
     expect(run.up.output).toContain("customTimeouts.create");

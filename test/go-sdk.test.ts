@@ -50,7 +50,7 @@ test("sdk/go/storageuser is exactly what tools/go-sdkgen generates from the sche
     encoding: "utf8",
   }).trim();
   const edited = structuredClone(schema);
-  edited.resources[typeToken].properties.userId.description = "Edited.";
+  (edited.resources[typeToken].properties as Record<string, { description: string }>).userId.description = "Edited.";
   fs.writeFileSync(path.join(tmp, "edited.json"), JSON.stringify(edited));
   execFileSync(gen, [path.join(tmp, "edited.json"), path.join(tmp, "edited")], { stdio: "ignore" });
   expect(differences(committed, tree(path.join(tmp, "edited")))).toEqual(["storageUser.go"]);

@@ -96,8 +96,8 @@ const accepted: Array<[string, unknown]> = [
 describe("plain values: the constructor refuses them (INVALID_INPUT, the field named)", () => {
   test("every case in one preview: each refused, no request", async () => {
     const cases: Case[] = [
-      ...refused.map(([, args], i) => ({ name: `p${i}`, args, route: "plain" })),
-      ...accepted.map(([, args], i) => ({ name: `a${i}`, args, route: "plain" })),
+      ...refused.map(([, args], i): Case => ({ name: `p${i}`, args, route: "plain" })),
+      ...accepted.map(([, args], i): Case => ({ name: `a${i}`, args, route: "plain" })),
     ];
     const r = await preview(cases);
     expect(r.code, r.output).not.toBe(0);

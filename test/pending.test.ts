@@ -144,7 +144,11 @@ describe("pendingStorageUsers", () => {
     }
     // The same user name on another connection is another user: not in the stack.
     const elsewhere = structuredClone(later);
-    elsewhere.deployment.resources[1].inputs.connection = elsewhere.deployment.resources[1].outputs.connection = "us";
+    const moved = elsewhere.deployment.resources[1] as {
+      inputs: { connection?: string };
+      outputs: { connection?: string };
+    };
+    moved.inputs.connection = moved.outputs.connection = "us";
     expect(pendingStorageUsers([checkpoint, elsewhere]).find((p) => p.userName === "alice")?.status).toBe(
       "unaccounted",
     );

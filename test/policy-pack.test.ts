@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { repoRoot, TestStack } from "../scripts/stack";
 import { userPath } from "../scripts/toolchain";
+import { onNewestCli } from "./cli-project";
 
 const token = "policy-token-3b7e0a";
 let api: ApiServer;
@@ -34,7 +35,8 @@ afterAll(async () => {
   fs.rmSync(pack, { recursive: true, force: true });
 });
 
-test("the pack type-checks with its own dependencies (strict)", () => {
+// tsc alone, no CLI: the pinned CLI's run is enough.
+test.skipIf(onNewestCli)("the pack type-checks with its own dependencies (strict)", () => {
   execFileSync(
     process.execPath,
     [path.join(pack, "node_modules", "typescript", "bin", "tsc"), "-p", pack, "--noEmit"],

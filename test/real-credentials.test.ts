@@ -7,6 +7,7 @@ import * as net from "node:net";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import type { StoredUser } from "../server/api-server";
 import { startRealApiServer, RealApiServer } from "../server/real-backends";
 import { runDemoApp } from "../scripts/run-app";
 import { repoRoot, TestStack } from "../scripts/stack";
@@ -173,7 +174,7 @@ test("npm run api starts in real mode, its users work in real clients, and SIGTE
     body: JSON.stringify({ UserName: "by-hand" }),
   });
   expect(res.status).toBe(200);
-  const u = await res.json();
+  const u = (await res.json()) as StoredUser;
   const ftp = { hostName: u.FtpConnection.HostName, login: u.FtpConnection.Login, password: u.FtpConnection.Password };
   await expectCredentialsWork({
     s3: { endpoint: u.S3Connection.Endpoint, accessKey: u.S3Connection.AccessKey, secretKey: u.S3Connection.SecretKey },

@@ -14,6 +14,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { RunResult, TestStack } from "../scripts/stack";
+import { onNewestCli } from "./cli-project";
 import { filesUnder, hits as hitsIn, secretsOf, withEncodings } from "./secrets";
 
 /** Every (needle, place) pair found: must be empty. */
@@ -160,7 +161,8 @@ describe("one stack through preview, up, refresh and destroy", () => {
   });
 });
 
-describe("error paths do not echo the token or the request headers", () => {
+// The provider's own messages, the same on any CLI: the pinned CLI alone.
+describe.skipIf(onNewestCli)("error paths do not echo the token or the request headers", () => {
   // One stack for the three cases, each against its own API server (so every count is the case's
   // own): a refusal records nothing, so the cases do not interfere as long as the one recorded
   // failure (500) comes last.
