@@ -2,7 +2,9 @@
 // fails preview and up with [CONFIG_NOT_SECRET] naming the key and the fix, never the value, and
 // before anything is registered; a secret token is only ever encrypted in state (the default
 // provider's inputs), its history and backups; a token from the environment is nowhere in them.
-// Program: test/programs/options.
+// Program: test/programs/options. On the newest CLI (vitest.config.mts) the paths that depend on
+// what the CLI does run again: how it marks secret keys, stores a --secret value, reads a value
+// from standard input; tests that exercise the same marks with other keys run on the pinned CLI.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -160,7 +162,7 @@ describe("storage:accessToken", () => {
   });
 });
 
-describe("a token that begins with '-' (issue 25: one generated token in 64 did)", () => {
+describe("a token that begins with '-' (the local API generated one in 64 before its tokens began with a letter or digit)", () => {
   const dashToken = "-z-EA6dash-token-41c9";
   let dashApi: ApiServer;
   beforeAll(async () => void (dashApi = await startApiServer({ token: dashToken })));
@@ -233,92 +235,107 @@ test.skipIf(onNewestCli)("a token from the environment is nowhere in state, hist
 // Found by a new-user trial: the token under a misspelt key, set without --secret, and the real
 // token in the environment. The misspelt key reaches nothing, so up used to succeed and Pulumi
 // wrote the plain value into the state as an input of the dynamic provider.
-test("a misspelt storage key (storage:accessTokn): preview and up fail naming it, and the state never holds its value", async () => {
-  const stack = await TestStack.create({
-    programDir: "test/programs/options",
-    config: {
-      "storage:baseUrl": api.url,
-      "storage:accessTokn": token,
-      ...users([{ name: "typo", userName: "typo-a" }]),
-    },
-    env: { STORAGE_ACCESS_TOKEN: token },
-  });
-  try {
-    const before = api.requests.length;
-    const pv = await stack.preview();
-    const up = await stack.up();
-    for (const r of [pv, up]) {
-      expect(r.code, r.output).not.toBe(0);
-      expect(r.output).toContain(
-        '[CONFIG_INVALID] "storage:accessTokn" is not a setting of pulumi-storage-user, which reads only storage:baseUrl, storage:accessToken and storage:connections',
-      );
-      expect(r.output).toContain("remove it with `pulumi config rm <key>`");
-      expect(r.output).not.toContain(token);
+// The same engine path as a plain token (the CLI names the secret keys to the program): on the pinned CLI alone.
+test.skipIf(onNewestCli)(
+  "a misspelt storage key (storage:accessTokn): preview and up fail naming it, and the state never holds its value",
+  async () => {
+    const stack = await TestStack.create({
+      programDir: "test/programs/options",
+      config: {
+        "storage:baseUrl": api.url,
+        "storage:accessTokn": token,
+        ...users([{ name: "typo", userName: "typo-a" }]),
+      },
+      env: { STORAGE_ACCESS_TOKEN: token },
+    });
+    try {
+      const before = api.requests.length;
+      const pv = await stack.preview();
+      const up = await stack.up();
+      for (const r of [pv, up]) {
+        expect(r.code, r.output).not.toBe(0);
+        expect(r.output).toContain(
+          '[CONFIG_INVALID] "storage:accessTokn" is not a setting of pulumi-storage-user, which reads only storage:baseUrl, storage:accessToken and storage:connections',
+        );
+        expect(r.output).toContain("remove it with `pulumi config rm <key>`");
+        expect(r.output).not.toContain(token);
+      }
+      expect(api.requests.length - before, "nothing was sent").toBe(0);
+      // What the CLI records itself before the program runs (the update's config, in history) is
+      // what the message's "rotate the token" is for; the state has nothing.
+      expect(stack.stateFileText()).not.toContain(token);
+      expect(
+        hitsOf(stack, token).filter(
+          (f) => !f.endsWith(".history.json") && !f.endsWith(`Pulumi.${stack.stackName}.yaml`),
+        ),
+      ).toEqual([]);
+    } finally {
+      await stack.dispose();
     }
-    expect(api.requests.length - before, "nothing was sent").toBe(0);
-    // What the CLI records itself before the program runs (the update's config, in history) is
-    // what the message's "rotate the token" is for; the state has nothing.
-    expect(stack.stateFileText()).not.toContain(token);
-    expect(
-      hitsOf(stack, token).filter((f) => !f.endsWith(".history.json") && !f.endsWith(`Pulumi.${stack.stackName}.yaml`)),
-    ).toEqual([]);
-  } finally {
-    await stack.dispose();
-  }
-});
+  },
+);
 
 // Found by a new-user trial: a plain value under a misspelt key of a connection no resource
 // uses went into the state as an input of the dynamic provider, and up said `unchanged`. Every
 // shape of a key under `storage:` that is no setting is refused before anything registers, on an
 // existing stack as on a new one (test/storage-config.test.ts has the messages of each shape).
-test("keys under storage: that are no setting, used or not: preview and up refuse each, naming it; its value reaches no state, checkpoint or backup", async () => {
-  const value = "misspelt-plain-value-4c0e9d71";
-  const stack = await TestStack.create({
-    programDir: "test/programs/options",
-    config: { "storage:baseUrl": api.url, ...users([{ name: "keys", userName: "keys-a" }]) },
-    env: { STORAGE_ACCESS_TOKEN: token },
-  });
-  const shapes: Array<[string[], string]> = [
-    [
-      ["storage:connections.eu.baseUrl", "storage:connections.eu.accesToken"],
-      'storage:connections.eu has "accesToken", which is not a connection setting',
-    ],
-    [["storage:connections.eu"], "storage:connections.eu is not an object with baseUrl and accessToken"],
-    [["storage:connections.EU.accessToken"], 'storage:connections has an entry named "EU"'],
-    [["storage:connections.eu.baseUrl.x"], "storage:connections.eu.baseUrl is not a string"],
-    [["storage:connections"], "storage:connections is not an object of named connections"],
-  ];
-  try {
-    expect((await stack.up()).code).toBe(0);
-    const before = api.requests.length;
-    for (const [keys, message] of shapes) {
-      // --plaintext: the CLI refuses a value that looks like a secret without it, as the trial's user met.
-      for (const key of keys)
-        await stack.must(["config", "set", "--plaintext", "--path", key], {
-          input: key.endsWith("baseUrl") ? api.url : value,
-        });
-      for (const r of [await stack.preview(), await stack.up()]) {
-        expect(r.code, r.output).not.toBe(0);
-        expect(r.output).toContain(`[CONFIG_INVALID] ${message}`);
-        expect(r.output).not.toContain(value);
+test.skipIf(onNewestCli)(
+  "keys under storage: that are no setting, used or not: preview and up refuse each, naming it; its value reaches no state, checkpoint or backup",
+  async () => {
+    const value = "misspelt-plain-value-4c0e9d71";
+    const stack = await TestStack.create({
+      programDir: "test/programs/options",
+      config: { "storage:baseUrl": api.url, ...users([{ name: "keys", userName: "keys-a" }]) },
+      env: { STORAGE_ACCESS_TOKEN: token },
+    });
+    const shapes: Array<[string[], string]> = [
+      [
+        ["storage:connections.eu.baseUrl", "storage:connections.eu.accesToken"],
+        'storage:connections.eu has "accesToken", which is not a connection setting',
+      ],
+      [["storage:connections.eu"], "storage:connections.eu is not an object with baseUrl and accessToken"],
+      [["storage:connections.EU.accessToken"], 'storage:connections has an entry named "EU"'],
+      [["storage:connections.eu.baseUrl.x"], "storage:connections.eu.baseUrl is not a string"],
+      [["storage:connections"], "storage:connections is not an object of named connections"],
+    ];
+    try {
+      expect((await stack.up()).code).toBe(0);
+      const before = api.requests.length;
+      for (const [keys, message] of shapes) {
+        // --plaintext: the CLI refuses a value that looks like a secret without it, as the trial's user met.
+        for (const key of keys)
+          await stack.must(["config", "set", "--plaintext", "--path", key], {
+            input: key.endsWith("baseUrl") ? api.url : value,
+          });
+        for (const r of [await stack.preview(), await stack.up()]) {
+          expect(r.code, r.output).not.toBe(0);
+          expect(r.output).toContain(`[CONFIG_INVALID] ${message}`);
+          expect(r.output).not.toContain(value);
+        }
+        await stack.must([
+          "config",
+          "rm",
+          keys[0].startsWith("storage:connections.") ? "storage:connections" : keys[0],
+        ]);
       }
-      await stack.must(["config", "rm", keys[0].startsWith("storage:connections.") ? "storage:connections" : keys[0]]);
+      expect(api.requests.length - before, "nothing was sent").toBe(0);
+      expectHistoryAndBackups(stack);
+      // The CLI's own record of each update's config (.history.json) and the stack's config file
+      // hold what the user typed; no checkpoint (state, history, backups) does.
+      expect(
+        hitsOf(stack, value).filter(
+          (f) => !f.endsWith(".history.json") && !f.endsWith(`Pulumi.${stack.stackName}.yaml`),
+        ),
+      ).toEqual([]);
+      const fixed = await stack.up();
+      expect(fixed.code, fixed.output).toBe(0);
+    } finally {
+      await stack.dispose();
     }
-    expect(api.requests.length - before, "nothing was sent").toBe(0);
-    expectHistoryAndBackups(stack);
-    // The CLI's own record of each update's config (.history.json) and the stack's config file
-    // hold what the user typed; no checkpoint (state, history, backups) does.
-    expect(
-      hitsOf(stack, value).filter((f) => !f.endsWith(".history.json") && !f.endsWith(`Pulumi.${stack.stackName}.yaml`)),
-    ).toEqual([]);
-    const fixed = await stack.up();
-    expect(fixed.code, fixed.output).toBe(0);
-  } finally {
-    await stack.dispose();
-  }
-});
+  },
+);
 
-describe("per-connection tokens (storage:connections.<name>.accessToken)", () => {
+describe.skipIf(onNewestCli)("per-connection tokens (storage:connections.<name>.accessToken)", () => {
   const connToken = "token-safety-conn-5d8e3f1a";
   const connToken2 = "token-safety-conn2-9b2c4e7d";
 
