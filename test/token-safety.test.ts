@@ -162,7 +162,7 @@ describe("storage:accessToken", () => {
   });
 });
 
-describe("a token that begins with '-' (the local API generated one in 64 before its tokens began with a letter or digit)", () => {
+describe("a token that begins with '-' (read as a flag by a tool that takes it on the command line)", () => {
   const dashToken = "-z-EA6dash-token-41c9";
   let dashApi: ApiServer;
   beforeAll(async () => void (dashApi = await startApiServer({ token: dashToken })));
