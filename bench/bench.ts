@@ -38,6 +38,12 @@ type Variant = "ours" | "floor" | "raw" | "vs";
 const VS = process.env.BENCH_VS;
 /** upNoCheckpoints: `up` (creates) on fresh stacks with the engine's per-step checkpoints off, to show what they cost. */
 type Op = "up" | "preview" | "upNoChange" | "upNoCheckpoints";
+const opNames: Record<Op, string> = {
+  preview: "no-change `pulumi preview`",
+  up: "`pulumi up` (creates)",
+  upNoChange: "no-change `pulumi up`",
+  upNoCheckpoints: "`pulumi up` (creates) with `PULUMI_SKIP_CHECKPOINTS=true`",
+};
 const programs: Record<Variant, string> = {
   ours: "storage-users",
   floor: "noop-users",
@@ -205,14 +211,8 @@ function report(run: {
     for (const n of SIZES) {
       const t = targets[`${op}-${n}`];
       const x = ratio(n, op, "ours", "floor");
-      const name = {
-        preview: "no-change `pulumi preview`",
-        up: "`pulumi up` (creates)",
-        upNoChange: "no-change `pulumi up`",
-        upNoCheckpoints: "`pulumi up` (creates) with `PULUMI_SKIP_CHECKPOINTS=true`",
-      }[op];
       row(
-        `${name} of ${n} vs engine floor`,
+        `${opNames[op]} of ${n} vs engine floor`,
         `${med(n, op, "ours")} s`,
         `${med(n, op, "floor")} s`,
         shown(n, op, "ours", "floor"),
@@ -234,9 +234,8 @@ function report(run: {
     );
   }
   for (const op of ["up", "preview"] as Op[]) {
-    const name = op === "up" ? "`pulumi up` (creates)" : "no-change `pulumi preview`";
     row(
-      `plugin overhead: ${name} of ${SMALL} vs raw undici in a dynamic provider`,
+      `plugin overhead: ${opNames[op]} of ${SMALL} vs raw undici in a dynamic provider`,
       `${med(SMALL, op, "ours")} s`,
       `${med(SMALL, op, "raw")} s`,
       shown(SMALL, op, "ours", "raw"),
@@ -248,7 +247,7 @@ function report(run: {
     for (const op of ["preview", "up", "upNoChange"] as Op[]) {
       for (const n of SIZES) {
         row(
-          `${op === "up" ? "`pulumi up` (creates)" : op === "preview" ? "no-change `pulumi preview`" : "no-change `pulumi up`"} of ${n}: this build vs BENCH_VS (floor ratios ${ratio(n, op, "ours", "floor")}× and ${ratio(n, op, "vs", "floor")}×)`,
+          `${opNames[op]} of ${n}: this build vs BENCH_VS (floor ratios ${ratio(n, op, "ours", "floor")}× and ${ratio(n, op, "vs", "floor")}×)`,
           `${med(n, op, "ours")} s`,
           `${med(n, op, "vs")} s`,
           shown(n, op, "ours", "vs"),
