@@ -40,6 +40,7 @@ export const unitFiles = [
   "test/description.test.ts",
   "test/errors.test.ts",
   "test/import-cycles.test.ts",
+  "test/input-rules.test.ts",
   "test/ledger-logic.test.ts",
   "test/package-contents.test.ts",
   "test/pending.test.ts",

@@ -258,9 +258,12 @@ export class TestStack {
     return ((await this.exportState(showSecrets)).deployment.resources ?? []).filter((r) => r.type === type);
   }
 
-  /** Removes the stack (whatever its resources) and every file it made. */
+  /**
+   * Removes the stack (whatever its resources) and every file it made. A stack that owns its work
+   * directory goes with it, backend and all; one sharing another's backend is removed by the CLI.
+   */
   async dispose(): Promise<void> {
-    await this.run(["stack", "rm", "--force", "--yes"]);
+    if (!this.ownsWorkDir) await this.run(["stack", "rm", "--force", "--yes"]);
     fs.rmSync(path.join(this.programDir, `Pulumi.${this.stackName}.yaml`), { force: true });
     if (this.ownsWorkDir) fs.rmSync(this.workDir, { recursive: true, force: true });
   }

@@ -290,8 +290,6 @@ describe("the README's first snippet", () => {
       );
       expect(out.s3.secretKey).toBe(out.credentials.app.env.AWS_SECRET_ACCESS_KEY);
     } finally {
-      await app.destroy();
-      await users.destroy();
       await app.dispose();
       await users.dispose();
     }

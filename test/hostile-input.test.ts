@@ -113,28 +113,9 @@ describe("plain values: the constructor refuses them (INVALID_INPUT, the field n
     expect(r.output).toContain(`${refused.length} StorageUser constructor(s) threw`);
     expect(api.requests).toHaveLength(0);
   });
-
-  test.each<[string, unknown, string]>([
-    [
-      "empty userName",
-      { userName: "" },
-      "[INVALID_INPUT] StorageUser 'thrown' has invalid arguments: userName must not be empty",
-    ],
-    [
-      "unknown argument",
-      { userName: "ok", pasword: "x" },
-      "[INVALID_INPUT] StorageUser 'thrown' has invalid arguments: pasword is not a StorageUser argument",
-    ],
-    ["null args", null, "[INVALID_INPUT] StorageUser 'thrown' has arguments that are not an object"],
-  ])("left uncaught (%s), the program error fails the preview", async (_label, args, text) => {
-    const r = await preview([{ name: "thrown", args, route: "plain-throw" }]);
-    expect(r.code, r.output).not.toBe(0);
-    expect(r.output).toContain(text);
-    expect(api.requests).toHaveLength(0);
-  });
 });
 
-test("a constructor error says each thing once: the code once, the accepted arguments once", async () => {
+test("left uncaught, a constructor error fails the preview as a program error that says each thing once", async () => {
   const r = await preview([{ name: "once", args: { userName: "ok", pasword: "x" }, route: "plain-throw" }]);
   expect(r.code, r.output).not.toBe(0);
   expect(r.output).toContain(
@@ -148,25 +129,20 @@ test("a constructor error says each thing once: the code once, the accepted argu
   // Printed as the message it is, not as a crash: no "unhandled exception", no stack trace.
   expect(r.output).not.toContain("unhandled exception");
   expect(r.output).not.toMatch(/at new StorageUser|storage-user\.js:\d+/);
+  expect(api.requests).toHaveLength(0);
 });
 
+// Each rule of the provider's check, in-process: test/input-rules.test.ts. Here, one failure of
+// each property as the CLI reports it.
 describe("Output values: the provider's check refuses them, naming the property", () => {
   test.each<[string, unknown, string, string]>([
     ["empty userName", { userName: "" }, "userName", "must not be empty"],
-    ["whitespace-only userName", { userName: " \t " }, "userName", "must not be whitespace only"],
-    ["trailing space", { userName: "app " }, "userName", "must not start or end with whitespace"],
-    ["userName a number", { userName: 42 }, "userName", "must be a string, got number"],
-    ["userName null", { userName: null }, "userName", "must be a string, got null"],
-    ["userName of 257 characters", { userName: long257 }, "userName", "is 257 characters long"],
-    ["control character", { userName: "app\u0007" }, "userName", "must not contain control characters"],
-    ["newline", { userName: "app\nprod" }, "userName", "must not contain control characters or line breaks"],
     [
       'persistPassword "true"',
       { userName: "ok-f", persistPassword: "true" },
       "persistPassword",
       'must be true or false, got "true"',
     ],
-    ["persistPassword 1", { userName: "ok-g", persistPassword: 1 }, "persistPassword", "must be true or false, got 1"],
   ])("%s", async (_label, args, property, reason) => {
     const r = await preview([{ name: "out", args, route: "output" }]);
     expect(r.code, r.output).not.toBe(0);
@@ -188,24 +164,16 @@ describe("Output values: the provider's check refuses them, naming the property"
   });
 });
 
+// Each base URL rule, in-process: test/input-rules.test.ts.
 describe("configuration: refused at preview, naming storage:baseUrl", () => {
   const valid = [{ name: "cfg", args: { userName: "cfg-user" }, route: "output" as Route }];
   test.each<[string, string | undefined, string]>([
     ["missing", undefined, "[CONFIG_MISSING] no storage API address is configured"],
-    ["not a URL", "storage.example.com/api", "[CONFIG_INVALID] STORAGE_API_URL is not an absolute URL"],
-    ["ftp:// scheme", "ftp://127.0.0.1/", "[CONFIG_INVALID] STORAGE_API_URL uses ftp:"],
-    [
-      "plain http:// to a remote host",
-      "http://storage.example.com",
-      "[CONFIG_INVALID] STORAGE_API_URL is plain http:// to storage.example.com",
-    ],
     [
       "credentials in the URL",
       "https://admin:s3cr3t-pw@storage.example.com",
       "[CONFIG_INVALID] STORAGE_API_URL contains user info",
     ],
-    ["a query", "https://storage.example.com/?tenant=1", "[CONFIG_INVALID] STORAGE_API_URL has a query or fragment"],
-    ["a fragment", "https://storage.example.com/#api", "[CONFIG_INVALID] STORAGE_API_URL has a query or fragment"],
   ])("%s", async (_label, url, text) => {
     const r = await preview(valid, { STORAGE_API_URL: url });
     expect(r.code, r.output).not.toBe(0);
@@ -229,11 +197,9 @@ describe("configuration: refused at preview, naming storage:baseUrl", () => {
     expect(api.requests).toHaveLength(0);
   });
 
-  test("https:// to a remote host, http:// to loopback: accepted at preview, no request", async () => {
-    for (const url of ["https://storage.example.com/api/", "http://localhost:1", "http://[::1]:1"]) {
-      const r = await preview(valid, { STORAGE_API_URL: url });
-      expect(r.code, `${url}\n${r.output}`).toBe(0);
-    }
+  test("https:// to a remote host: accepted at preview, no request", async () => {
+    const r = await preview(valid, { STORAGE_API_URL: "https://storage.example.com/api/" });
+    expect(r.code, r.output).toBe(0);
     expect(api.requests).toHaveLength(0);
   });
 });
@@ -274,8 +240,6 @@ describe("values unknown during preview pass check", () => {
     expect(api.users.map((u) => u.Name).sort()).toEqual([`later-${source!.Id}`, "later-source"]);
     expect(api.users.find((u) => u.Name === `later-${source!.Id}`)?.PersistPassword).toBe(1);
     expect(api.createAttempts).toBe(2);
-    const destroy = await stack.destroy([], { env: { STORAGE_API_URL: api.url, STORAGE_ACCESS_TOKEN: token } });
-    expect(destroy.code, destroy.output).toBe(0);
   });
 });
 

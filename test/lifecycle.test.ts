@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { TestStack } from "../scripts/stack";
+import { onNewestCli } from "./cli-project";
 import { importStateFixture } from "./state-fixtures";
 
 const token = "lifecycle-token-9c1e7f";
@@ -120,7 +121,9 @@ describe("the life of one user", () => {
   });
 });
 
-test("upgrading from an older serialized provider does not replace the user", async () => {
+// The upgrades below take the engine's paths that test/upgrade.test.ts runs on the newest CLI
+// (imported state, the serialized provider in state run by refresh, preview, up and destroy).
+test.skipIf(onNewestCli)("upgrading from an older serialized provider does not replace the user", async () => {
   const stack = await TestStack.create({
     programDir: "test/programs/upgrade",
     config: { "storage:baseUrl": api.url, "upgrade:userName": "upgraded", "upgrade:variant": "old" },
@@ -148,93 +151,96 @@ test("upgrading from an older serialized provider does not replace the user", as
   }
 });
 
-test("state written by release 0.1.0 upgrades by one update with no API call; refresh records the service", async () => {
-  const stack = await TestStack.create({
-    programDir: "test/programs/upgrade",
-    config: { "storage:baseUrl": api.url, "upgrade:userName": "upgraded", "upgrade:variant": "new" },
-    secrets: { "storage:accessToken": token },
-  });
-  try {
-    // Exported from a stack that release 0.1.0 (the commit before named connections) deployed.
-    const state = await importStateFixture(stack, "test/programs/upgrade/state-0.1.0.json", api.url);
-    const old = state.deployment.resources.find((r) => r.type.endsWith("StorageUser"))!.outputs;
-    const credentials = JSON.parse(old.credentials.plaintext);
-    const [before] = await stack.resources(undefined, true);
-    expect(before.outputs.baseUrl).toBeUndefined();
-    const attempts = api.createAttempts;
+test.skipIf(onNewestCli)(
+  "state written by release 0.1.0 upgrades by one update with no API call; refresh records the service",
+  async () => {
+    const stack = await TestStack.create({
+      programDir: "test/programs/upgrade",
+      config: { "storage:baseUrl": api.url, "upgrade:userName": "upgraded", "upgrade:variant": "new" },
+      secrets: { "storage:accessToken": token },
+    });
+    try {
+      // Exported from a stack that release 0.1.0 (the commit before named connections) deployed.
+      const state = await importStateFixture(stack, "test/programs/upgrade/state-0.1.0.json", api.url);
+      const old = state.deployment.resources.find((r) => r.type.endsWith("StorageUser"))!.outputs;
+      const credentials = JSON.parse(old.credentials.plaintext);
+      const [before] = await stack.resources(undefined, true);
+      expect(before.outputs.baseUrl).toBeUndefined();
+      const attempts = api.createAttempts;
 
-    // Preview says what the next up does: an update, no replace, and why.
-    const pv = await stack.preview(["--diff"]);
-    expect(pv.code, pv.output).toBe(0);
-    expect(pv.output).toMatch(/1 to update/);
-    expect(pv.output).not.toMatch(/to replace/);
-    expect(pv.output).toContain(
-      `StorageUser 'upgraded' (id ${before.id}) was recorded by pulumi-storage-user 0.1.x: the next pulumi up rewrites its state in the 0.2 shape`,
-    );
-    const up = await stack.up();
-    expect(up.code, up.output).toBe(0);
-    expect(up.output).toMatch(/1 updated/);
-    const [after] = await stack.resources(undefined, true);
-    expect(after.id).toBe(before.id);
-    // The same values in today's shape: each once, the secret holding only secrets.
-    expect(after.outputs).toEqual({
-      __provider: after.inputs.__provider,
-      // Recorded by the update, for the warning delete attaches to the resource.
-      __urn: after.urn,
-      userName: "upgraded",
-      persistPassword: false,
-      account: expect.any(String),
-      secrets: expect.objectContaining({ plaintext: expect.any(String) }),
-    });
-    expect(JSON.parse(after.outputs.account)).toEqual({
-      state: old.state,
-      tasks: old.tasks,
-      swiftEndpoint: old.swiftEndpoint,
-      s3Endpoint: old.s3Endpoint,
-      ftpHostName: old.ftpHostName,
-    });
-    expect(JSON.parse(JSON.parse(after.outputs.secrets.plaintext))).toEqual({
-      name: credentials.name,
-      password: credentials.password,
-      swift: {
-        tenantId: credentials.swift.tenantId,
-        accessKey: credentials.swift.accessKey,
-        password: credentials.swift.password,
-      },
-      s3: { accessKey: credentials.s3.accessKey, secretKey: credentials.s3.secretKey },
-      ftp: { login: credentials.ftp.login, password: credentials.ftp.password },
-    });
-    const raw = stack.stateFileText();
-    for (const secret of [
-      credentials.password,
-      credentials.swift.password,
-      credentials.s3.secretKey,
-      credentials.ftp.password,
-    ])
-      expect(raw).not.toContain(secret);
-    expect((await stack.outputs()).userId).toBe(Number(before.id));
+      // Preview says what the next up does: an update, no replace, and why.
+      const pv = await stack.preview(["--diff"]);
+      expect(pv.code, pv.output).toBe(0);
+      expect(pv.output).toMatch(/1 to update/);
+      expect(pv.output).not.toMatch(/to replace/);
+      expect(pv.output).toContain(
+        `StorageUser 'upgraded' (id ${before.id}) was recorded by pulumi-storage-user 0.1.x: the next pulumi up rewrites its state in the 0.2 shape`,
+      );
+      const up = await stack.up();
+      expect(up.code, up.output).toBe(0);
+      expect(up.output).toMatch(/1 updated/);
+      const [after] = await stack.resources(undefined, true);
+      expect(after.id).toBe(before.id);
+      // The same values in today's shape: each once, the secret holding only secrets.
+      expect(after.outputs).toEqual({
+        __provider: after.inputs.__provider,
+        // Recorded by the update, for the warning delete attaches to the resource.
+        __urn: after.urn,
+        userName: "upgraded",
+        persistPassword: false,
+        account: expect.any(String),
+        secrets: expect.objectContaining({ plaintext: expect.any(String) }),
+      });
+      expect(JSON.parse(after.outputs.account)).toEqual({
+        state: old.state,
+        tasks: old.tasks,
+        swiftEndpoint: old.swiftEndpoint,
+        s3Endpoint: old.s3Endpoint,
+        ftpHostName: old.ftpHostName,
+      });
+      expect(JSON.parse(JSON.parse(after.outputs.secrets.plaintext))).toEqual({
+        name: credentials.name,
+        password: credentials.password,
+        swift: {
+          tenantId: credentials.swift.tenantId,
+          accessKey: credentials.swift.accessKey,
+          password: credentials.swift.password,
+        },
+        s3: { accessKey: credentials.s3.accessKey, secretKey: credentials.s3.secretKey },
+        ftp: { login: credentials.ftp.login, password: credentials.ftp.password },
+      });
+      const raw = stack.stateFileText();
+      for (const secret of [
+        credentials.password,
+        credentials.swift.password,
+        credentials.s3.secretKey,
+        credentials.ftp.password,
+      ])
+        expect(raw).not.toContain(secret);
+      expect((await stack.outputs()).userId).toBe(Number(before.id));
 
-    const refresh = await stack.refresh();
-    expect(refresh.code, refresh.output).toBe(0);
-    expect(refresh.output).toContain(
-      `StorageUser 'upgraded' (id ${before.id}) had no recorded service (created by 0.1.x): recorded as ${new URL(api.url).href}`,
-    );
-    const [refreshed] = await stack.resources(undefined, true);
-    expect(JSON.parse(refreshed.outputs.account).baseUrl).toBe(new URL(api.url).href);
-    expect(refreshed.outputs.secrets).toEqual(after.outputs.secrets);
-    const again = await stack.preview();
-    expect(again.output).toMatch(/2 unchanged/);
-    expect(again.output).not.toContain("warning");
-    expect(api.createAttempts).toBe(attempts);
-    const destroy = await stack.destroy();
-    expect(destroy.code, destroy.output).toBe(0);
-    expect(destroy.output).toContain(
-      `StorageUser 'upgraded' (id ${before.id}, on ${new URL(api.url).href}) left the stack`,
-    );
-  } finally {
-    await stack.dispose();
-  }
-});
+      const refresh = await stack.refresh();
+      expect(refresh.code, refresh.output).toBe(0);
+      expect(refresh.output).toContain(
+        `StorageUser 'upgraded' (id ${before.id}) had no recorded service (created by 0.1.x): recorded as ${new URL(api.url).href}`,
+      );
+      const [refreshed] = await stack.resources(undefined, true);
+      expect(JSON.parse(refreshed.outputs.account).baseUrl).toBe(new URL(api.url).href);
+      expect(refreshed.outputs.secrets).toEqual(after.outputs.secrets);
+      const again = await stack.preview();
+      expect(again.output).toMatch(/2 unchanged/);
+      expect(again.output).not.toContain("warning");
+      expect(api.createAttempts).toBe(attempts);
+      const destroy = await stack.destroy();
+      expect(destroy.code, destroy.output).toBe(0);
+      expect(destroy.output).toContain(
+        `StorageUser 'upgraded' (id ${before.id}, on ${new URL(api.url).href}) left the stack`,
+      );
+    } finally {
+      await stack.dispose();
+    }
+  },
+);
 
 test.each(["import", "get"])("adopting an existing user (%s) fails and says why", async (how) => {
   const stack = await TestStack.create({
