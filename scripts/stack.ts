@@ -4,7 +4,7 @@
  * the tests, the demo and the benchmarks.
  */
 import { ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -61,23 +61,25 @@ function withEnv(env: NodeJS.ProcessEnv, overrides: Record<string, string | unde
 }
 
 /**
- * A program inside the repository runs from a copy in the stack's work directory, so what the CLI
- * writes beside Pulumi.yaml (the stack's config file, from `stack init` and `config set`) never
- * lands in the checkout, and the program the user sees stays as it is. The copy keeps the
- * program's place in the tree: its folder, the folder of a `main` outside it, and from each
- * folder above them what decides how the program resolves and compiles (package.json,
- * tsconfig.json, and node_modules as a link: in the program folders the test run's install of
- * the package, scripts/consumer.ts). For the root program (Pulumi.yaml at the repository's root)
- * only the root's own files are copied. Stacks sharing a work directory share the copy, as they
- * would share the folder. bench/work is scratch of the benchmarks' own and runs where it is.
+ * A program inside the repository runs from a copy, so what the CLI writes beside Pulumi.yaml (the
+ * stack's config file, from `stack init` and `config set`) never lands in the checkout, and the
+ * program the user sees stays as it is. The copy keeps the program's place in the tree: its
+ * folder, the folder of a `main` outside it, and from each folder above them what decides how the
+ * program resolves and compiles (package.json, tsconfig.json, and node_modules as a link: in the
+ * program folders the test run's install of the package, scripts/consumer.ts). For the root
+ * program (Pulumi.yaml at the repository's root) only the root's own files are copied.
+ *
+ * Stacks share a copy while its content is the same (a folder named by its hash; each stack's
+ * config file is its own), as a user's stacks share the project folder. That is also what ts-node
+ * keys its compile cache on (the program's path, through its tsconfig options): a TypeScript
+ * program is type-checked on its first run, not again for every stack. bench/work is scratch of
+ * the benchmarks' own and runs where it is.
  */
 export function programCopy(programDir: string, workDir: string): string {
   const rel = path.relative(repoRoot, programDir);
   if (rel.startsWith("..") || path.isAbsolute(rel) || rel === "bench/work" || rel.startsWith("bench/work/"))
     return programDir;
   const mirror = path.join(workDir, "repo");
-  const copy = path.join(mirror, rel);
-  if (fs.existsSync(path.join(copy, "Pulumi.yaml"))) return copy;
   const linkModules = (dir: string) => {
     const link = path.join(mirror, dir, "node_modules");
     if (fs.lstatSync(link, { throwIfNoEntry: false })) return;
@@ -117,7 +119,33 @@ export function programCopy(programDir: string, workDir: string): string {
     const inRepo = !folder.startsWith("..") && !path.isAbsolute(folder);
     if (inRepo && (rel === "" || path.relative(rel, folder).startsWith(".."))) copyFolder(folder);
   }
-  return copy;
+  const shared = path.join(sharedCopies, treeHash(mirror));
+  try {
+    fs.renameSync(mirror, shared);
+  } catch {
+    // That content is there already (from an earlier stack, or one made at the same moment).
+    fs.rmSync(mirror, { recursive: true, force: true });
+  }
+  return path.join(shared, rel);
+}
+
+const sharedCopies = path.join(os.tmpdir(), "psu-programs");
+fs.mkdirSync(sharedCopies, { recursive: true });
+
+/** A hash of a folder's names, file contents and link targets. */
+function treeHash(root: string): string {
+  const hash = createHash("sha256");
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = path.join(dir, e.name);
+      hash.update(`${path.relative(root, p)}\0`);
+      if (e.isSymbolicLink()) hash.update(`-> ${fs.readlinkSync(p)}\0`);
+      else if (e.isDirectory()) walk(p);
+      else hash.update(fs.readFileSync(p)).update("\0");
+    }
+  };
+  walk(root);
+  return hash.digest("hex").slice(0, 24);
 }
 
 export class TestStack {
