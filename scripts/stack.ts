@@ -120,17 +120,18 @@ export function programCopy(programDir: string, workDir: string): string {
     if (inRepo && (rel === "" || path.relative(rel, folder).startsWith(".."))) copyFolder(folder);
   }
   const shared = path.join(sharedCopies, treeHash(mirror));
+  fs.mkdirSync(sharedCopies, { recursive: true });
   try {
     fs.renameSync(mirror, shared);
-  } catch {
+  } catch (err) {
     // That content is there already (from an earlier stack, or one made at the same moment).
+    if (!fs.existsSync(path.join(shared, rel, "Pulumi.yaml"))) throw err;
     fs.rmSync(mirror, { recursive: true, force: true });
   }
   return path.join(shared, rel);
 }
 
 const sharedCopies = path.join(os.tmpdir(), "psu-programs");
-fs.mkdirSync(sharedCopies, { recursive: true });
 
 /** A hash of a folder's names, file contents and link targets. */
 function treeHash(root: string): string {

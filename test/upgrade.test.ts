@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { TestStack } from "../scripts/stack";
+import { onNewestCli } from "./cli-project";
 import { importStateFixture } from "./state-fixtures";
 
 const fixture = "test/programs/upgrade/state-0.2.0.json";
@@ -31,25 +32,30 @@ const recorded = async (stack: TestStack) =>
 const byType = (resources: Array<Record<string, any>>, type: string) =>
   resources.find((r) => r.type.endsWith(`:${type}`))!;
 
-test("destroy right after the import runs the provider 0.2.0 serialized, with no API call", async () => {
-  const stack = await newStack();
-  try {
-    const state = await importStateFixture(stack, fixture, api.url);
-    const user = byType(state.deployment.resources, "StorageUser");
-    const attempts = api.createAttempts;
-    const requests = api.requests.length;
-    const destroy = await stack.destroy();
-    expect(destroy.code, destroy.output).toBe(0);
-    expect(destroy.output).toContain(
-      `[USER_LEFT_STACK] StorageUser 'upgraded' (id ${user.id}, on ${new URL(api.url).href}) left the stack`,
-    );
-    expect(await stack.resources()).toHaveLength(0);
-    expect(api.createAttempts).toBe(attempts);
-    expect(api.requests.length).toBe(requests);
-  } finally {
-    await stack.dispose();
-  }
-});
+// On the pinned CLI alone: the engine runs the provider 0.2.0 recorded in state in the next test's
+// refresh on the newest CLI too, and a destroy's path is lifecycle's.
+test.skipIf(onNewestCli)(
+  "destroy right after the import runs the provider 0.2.0 serialized, with no API call",
+  async () => {
+    const stack = await newStack();
+    try {
+      const state = await importStateFixture(stack, fixture, api.url);
+      const user = byType(state.deployment.resources, "StorageUser");
+      const attempts = api.createAttempts;
+      const requests = api.requests.length;
+      const destroy = await stack.destroy();
+      expect(destroy.code, destroy.output).toBe(0);
+      expect(destroy.output).toContain(
+        `[USER_LEFT_STACK] StorageUser 'upgraded' (id ${user.id}, on ${new URL(api.url).href}) left the stack`,
+      );
+      expect(await stack.resources()).toHaveLength(0);
+      expect(api.createAttempts).toBe(attempts);
+      expect(api.requests.length).toBe(requests);
+    } finally {
+      await stack.dispose();
+    }
+  },
+);
 
 test("refresh, preview and up under today's package: no create, no replace, every output kept", async () => {
   const stack = await newStack();
