@@ -76,6 +76,8 @@ async function startFtp(bin: string, dir: string, usersFile: string): Promise<{ 
 export interface RealBackendOptions {
   /** Where the one line goes that says Swift is not served here (default: stderr). */
   notice?: (line: string) => void;
+  /** false: S3 and FTP only, the Swift credentials made up, no notice (default: Swift where it is installed). */
+  swift?: boolean;
 }
 
 /**
@@ -101,7 +103,7 @@ export async function startUserBackends(opts: RealBackendOptions = {}): Promise<
   };
   let swift: Awaited<ReturnType<typeof startSwiftBackend>> | undefined;
   let swiftStarting: Promise<Awaited<ReturnType<typeof startSwiftBackend>>> | undefined;
-  const missing = swiftMissing();
+  const missing = opts.swift === false ? [] : swiftMissing();
   if (missing.length > 0) {
     (opts.notice ?? ((l: string) => process.stderr.write(`${l}\n`)))(
       `swift: not served here (${missing.join(", ")} missing: bash tools/real-servers/swift.sh installs them as root): the Swift credentials (swift, OS_*) are made up; S3 and FTP are real`,
@@ -109,7 +111,7 @@ export async function startUserBackends(opts: RealBackendOptions = {}): Promise<
   }
   try {
     // Independent servers start side by side: Keystone's database set-up is the slow part.
-    swiftStarting = missing.length > 0 ? undefined : startSwiftBackend();
+    swiftStarting = opts.swift === false || missing.length > 0 ? undefined : startSwiftBackend();
     swiftStarting?.catch(() => undefined); // awaited below; an early failure must not go unhandled meanwhile
     const s3 = await startVersitygw(bins.versitygw, dir, root);
     children.push(s3.child);
@@ -154,8 +156,11 @@ export async function startUserBackends(opts: RealBackendOptions = {}): Promise<
 export type RealApiServer = ApiServer & { readonly backends: UserBackends };
 
 /** The local API in real mode: the servers first, then the API; close() stops all three. */
-export async function startRealApiServer(options: Omit<ApiServerOptions, "backends">): Promise<RealApiServer> {
-  const backends = await startUserBackends();
+export async function startRealApiServer(
+  options: Omit<ApiServerOptions, "backends">,
+  backendOptions: RealBackendOptions = {},
+): Promise<RealApiServer> {
+  const backends = await startUserBackends(backendOptions);
   try {
     const api = await startApiServer({ ...options, backends });
     return Object.assign(Object.create(api) as ApiServer, {

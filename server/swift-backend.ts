@@ -38,13 +38,17 @@ const needed = [
 ];
 const uwsgiPython = "/usr/lib/uwsgi/plugins/python3_plugin.so";
 
-function onPath(cmd: string): boolean {
-  return (process.env.PATH ?? "").split(path.delimiter).some((d) => d && fs.existsSync(path.join(d, cmd)));
+/** Where PATH finds a command, if it does. */
+function which(cmd: string): string | undefined {
+  return (process.env.PATH ?? "")
+    .split(path.delimiter)
+    .map((d) => d && path.join(d, cmd))
+    .find((p) => p && fs.existsSync(p));
 }
 
 /** The commands missing for Swift; empty when it can run here. */
 export function swiftMissing(): string[] {
-  return [...needed.filter((c) => !onPath(c)), ...(fs.existsSync(uwsgiPython) ? [] : ["uwsgi-plugin-python3"])];
+  return [...needed.filter((c) => !which(c)), ...(fs.existsSync(uwsgiPython) ? [] : ["uwsgi-plugin-python3"])];
 }
 
 /** The account the servers drop to when started as root (the Debian packages create `swift`). */
@@ -71,6 +75,44 @@ const ini = (sections: Record<string, Record<string, string | number>>) =>
           .join("\n")}\n`,
     )
     .join("\n");
+
+/**
+ * A key repository as `keystone-manage fernet_setup` (tokens, receipts) and `credential_setup`
+ * leave it: a staged key 0 and a primary key 1, each 32 random bytes in URL-safe base64 with
+ * padding (what Python's Fernet reads), 0600 in a 0700 directory. Written here: each
+ * keystone-manage run is a Python start of 4-5 CPU-seconds.
+ */
+function keyRepository(dir: string): void {
+  fs.mkdirSync(dir, { mode: 0o700 });
+  for (const name of ["0", "1"])
+    fs.writeFileSync(path.join(dir, name), randomBytes(32).toString("base64").replace(/\+/g, "-").replace(/\//g, "_"), {
+      mode: 0o600,
+    });
+}
+
+/**
+ * The three one-device rings (`<kind>.ring.gz`, all the servers read), built with Swift's own
+ * RingBuilder in one Python process: `swift-ring-builder`'s create, add and rebalance are a Python
+ * start each, nine of them, about 12 CPU-seconds. Arguments: the swift dir, then `kind=port`.
+ */
+const ringScript = `
+import sys
+from swift.common.ring import RingBuilder
+for arg in sys.argv[2:]:
+    kind, port = arg.split("=")
+    builder = RingBuilder(6, 1, 1)
+    builder.add_dev({"region": 1, "zone": 1, "ip": "127.0.0.1", "port": int(port), "device": "d1", "weight": 100, "meta": ""})
+    builder.rebalance()
+    builder.get_ring().save("%s/%s.ring.gz" % (sys.argv[1], kind))
+`;
+
+/** The interpreter (and its arguments) Swift's own tools run on: swift-ring-builder's `#!` line. */
+function swiftPython(): string[] {
+  const tool = which("swift-ring-builder")!;
+  const shebang = /^#!\s*(.+)$/.exec(fs.readFileSync(tool, "utf8").split("\n", 1)[0])?.[1];
+  if (!shebang) throw new BackendError("swift-ring-builder has no #! line", tool);
+  return shebang.trim().split(/\s+/);
+}
 
 async function waitForPort(
   port: number,
@@ -134,11 +176,9 @@ export async function startSwiftBackend(): Promise<SwiftBackend> {
       run("keystone-manage", ["--config-file", ksConf, ...args], { env: { ...process.env, PYTHONWARNINGS: "ignore" } });
     const keystoneReady = (async () => {
       await manage("db_sync");
-      // As ourselves; the whole directory goes to the service user below (keystone-manage's own
-      // --keystone-user swift failed here, as root, on a temp dir).
-      const self = os.userInfo().username;
-      await manage("fernet_setup", "--keystone-user", self, "--keystone-group", self);
-      await manage("credential_setup", "--keystone-user", self, "--keystone-group", self);
+      // As ourselves; the whole directory goes to the service user below.
+      for (const repository of ["fernet-keys", "fernet-receipts", "credential-keys"])
+        keyRepository(path.join(ks, repository));
       await manage(
         "bootstrap",
         "--bootstrap-username",
@@ -166,31 +206,26 @@ export async function startSwiftBackend(): Promise<SwiftBackend> {
           "storage-policy:0": { name: "Policy-0", default: "yes" },
         }),
       );
-      await Promise.all(
-        (["account", "container", "object"] as const).map(async (kind) => {
-          const port = { account: aPort, container: cPort, object: oPort }[kind];
-          const builder = path.join(sw, `${kind}.builder`);
-          await run("swift-ring-builder", [builder, "create", "6", "1", "1"]);
-          await run("swift-ring-builder", [builder, "add", `r1z1-127.0.0.1:${port}/d1`, "100"]);
-          await run("swift-ring-builder", [builder, "rebalance"]).catch(() => undefined); // exit 1: "balanced, nothing moved" on one device
-          fs.writeFileSync(
-            path.join(sw, `${kind}-server.conf`),
-            ini({
-              DEFAULT: {
-                bind_ip: "127.0.0.1",
-                bind_port: port,
-                devices: path.join(sw, "srv"),
-                mount_check: "false",
-                swift_dir: sw,
-                user,
-                workers: 0,
-              },
-              "pipeline:main": { pipeline: `${kind}-server` },
-              [`app:${kind}-server`]: { use: `egg:swift#${kind}` },
-            }),
-          );
-        }),
-      );
+      const ports = { account: aPort, container: cPort, object: oPort };
+      const [python, ...pythonArgs] = swiftPython();
+      await run(python, [...pythonArgs, "-c", ringScript, sw, ...Object.entries(ports).map(([k, p]) => `${k}=${p}`)]);
+      for (const [kind, port] of Object.entries(ports))
+        fs.writeFileSync(
+          path.join(sw, `${kind}-server.conf`),
+          ini({
+            DEFAULT: {
+              bind_ip: "127.0.0.1",
+              bind_port: port,
+              devices: path.join(sw, "srv"),
+              mount_check: "false",
+              swift_dir: sw,
+              user,
+              workers: 0,
+            },
+            "pipeline:main": { pipeline: `${kind}-server` },
+            [`app:${kind}-server`]: { use: `egg:swift#${kind}` },
+          }),
+        );
       fs.writeFileSync(
         path.join(sw, "proxy-server.conf"),
         ini({

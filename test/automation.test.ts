@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { installConsumer } from "../scripts/consumer";
 import { nodeBinDir, repoRoot, userPath } from "../scripts/toolchain";
 import { ApiServer, startApiServer } from "../server/api-server";
+import { onNewestCli } from "./cli-project";
 import { filesUnder, hits, secretsOf, withEncodings } from "./secrets";
 
 const tokens = ["automation-token-1-5be0c2d9", "automation-token-2-91f3aa07"];
@@ -254,7 +255,9 @@ describe("inline program with default options", () => {
   });
 });
 
-describe("examples/automation, as its README runs it", () => {
+// The example's own logic from another directory; its engine path (an inline program's up and
+// destroy) runs on the newest CLI in "started from the app's directory".
+describe.skipIf(onNewestCli)("examples/automation, as its README runs it", () => {
   test("from /: a tenant's stack is created, its credentials read as secrets, and removed with a warning", async () => {
     const tenant = `acme${Date.now().toString(36)}`;
     const up = await service("/", "tenants.js", ["up", tenant]);

@@ -49,7 +49,6 @@ beforeAll(async () => {
   expect(up.code, up.output).toBe(0);
 });
 afterAll(async () => {
-  await stack?.destroy([], { env: { STORAGE_ACCESS_TOKEN: token } });
   await stack?.dispose();
   await api?.close();
   fs.rmSync(tmp, { recursive: true, force: true });

@@ -53,7 +53,6 @@ test.each([
     expect(tunnels.length - before.tunnels).toBe(viaProxy);
     if (viaProxy) expect(tunnels.at(-1)).toBe(`127.0.0.1:${api.port}`);
   } finally {
-    await stack.destroy();
     await stack.dispose();
   }
 });

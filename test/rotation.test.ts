@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { TestStack } from "../scripts/stack";
+import { onNewestCli } from "./cli-project";
 
 const token = "rotation-token-5c1e8a";
 let api: ApiServer;
@@ -100,29 +101,33 @@ test("auto-named: stable across updates, new on replacementTrigger and --replace
   expect(replaced.output).toContain(`StorageUser '${v2.userName}' (id ${v2.id}, on ${service()}) left the stack`);
 });
 
-test("an existing user whose program drops userName keeps it (no replace); an explicit name with a new trigger gets NAME_TAKEN, never advice to delete the live user", async () => {
-  // The engine replaces on a trigger that changes, not on one that appears.
-  await setUsers([{ name: "named", userName: "rot-named", replacementTrigger: "a" }]);
-  expect((await stack.up()).code).toBe(0);
-  const before = await userRow("named");
-  const attempts = api.createAttempts;
+// The package's own diff and the service's refusal, which no CLI version changes: the pinned CLI's run.
+test.skipIf(onNewestCli)(
+  "an existing user whose program drops userName keeps it (no replace); an explicit name with a new trigger gets NAME_TAKEN, never advice to delete the live user",
+  async () => {
+    // The engine replaces on a trigger that changes, not on one that appears.
+    await setUsers([{ name: "named", userName: "rot-named", replacementTrigger: "a" }]);
+    expect((await stack.up()).code).toBe(0);
+    const before = await userRow("named");
+    const attempts = api.createAttempts;
 
-  await setUsers([{ name: "named", replacementTrigger: "a" }]);
-  const dropped = await stack.up();
-  expect(dropped.code, dropped.output).toBe(0);
-  expect(dropped.output).not.toMatch(/\d+ replaced|to replace/);
-  expect(await userRow("named")).toEqual(before);
-  expect(api.createAttempts).toBe(attempts);
+    await setUsers([{ name: "named", replacementTrigger: "a" }]);
+    const dropped = await stack.up();
+    expect(dropped.code, dropped.output).toBe(0);
+    expect(dropped.output).not.toMatch(/\d+ replaced|to replace/);
+    expect(await userRow("named")).toEqual(before);
+    expect(api.createAttempts).toBe(attempts);
 
-  await setUsers([{ name: "named", userName: "rot-named", replacementTrigger: "b" }]);
-  const taken = await stack.up();
-  expect(taken.code, taken.output).not.toBe(0);
-  expect(taken.output).toContain("[NAME_TAKEN] the storage API already has a user named 'rot-named'");
-  expect(taken.output).toContain("leave userName out so a unique one is generated");
-  expect(taken.output).not.toMatch(/delete (that|the existing) user/);
-  expect(api.createAttempts).toBe(attempts + 1);
-  expect(await userRow("named")).toEqual(before);
-});
+    await setUsers([{ name: "named", userName: "rot-named", replacementTrigger: "b" }]);
+    const taken = await stack.up();
+    expect(taken.code, taken.output).not.toBe(0);
+    expect(taken.output).toContain("[NAME_TAKEN] the storage API already has a user named 'rot-named'");
+    expect(taken.output).toContain("leave userName out so a unique one is generated");
+    expect(taken.output).not.toMatch(/delete (that|the existing) user/);
+    expect(api.createAttempts).toBe(attempts + 1);
+    expect(await userRow("named")).toEqual(before);
+  },
+);
 
 // docs/lifecycle.md: the engine compares replacementTrigger only with an earlier value.
 test("a replacementTrigger added to a user created without one is no change; the next change of it rotates", async () => {
