@@ -1,5 +1,5 @@
-// Hostile input is refused at preview, with the field named, before any request: plain values by
-// the StorageUser constructor (a program error), Outputs by the provider's check (a CLI check
+// Hostile input is refused at preview, with the field named, before any request: plain values and
+// the resource options that cannot work by the StorageUser constructor (a program error), Outputs by the provider's check (a CLI check
 // failure naming the property), configuration by check too. Values unknown at preview pass.
 // The rules themselves, and why they are only well-formedness rules: docs/input-rules.md.
 //
@@ -28,6 +28,7 @@ type Route = "plain" | "plain-throw" | "output" | "unknown";
 interface Case {
   name: string;
   args: unknown;
+  opts?: Record<string, unknown>;
   route: Route;
 }
 
@@ -79,8 +80,27 @@ const refused: Array<[string, unknown, string]> = [
     "pasword is not a StorageUser argument",
   ],
   ["`UserName` (the API's spelling)", { UserName: "ok-d" }, "UserName is not a StorageUser argument"],
+  [
+    "a connection name with a space",
+    { userName: "ok-f", connection: "EU West" },
+    'connection "EU West" is not a connection name',
+  ],
   ["null args", null, "has arguments that are not an object"],
   ["a string instead of args", "app-prod", "has arguments that are not an object"],
+];
+
+/** [option, resource options, the failure text]: the options that cannot work with a create-only API. */
+const refusedOptions: Array<[string, Record<string, unknown>, string]> = [
+  [
+    "deleteBeforeReplace",
+    { deleteBeforeReplace: true },
+    "sets the resource option deleteBeforeReplace, which cannot work here: the API has no delete call",
+  ],
+  [
+    'replaceOnChanges: ["*"]',
+    { replaceOnChanges: ["*"] },
+    'sets the resource option replaceOnChanges: ["*"], which cannot work here',
+  ],
 ];
 
 /** Accepted by the provider as it stands (the API may still refuse some: see faults.test.ts). */
@@ -93,11 +113,17 @@ const accepted: Array<[string, unknown]> = [
   ["only persistPassword", { persistPassword: true }],
 ];
 
-describe("plain values: the constructor refuses them (INVALID_INPUT, the field named)", () => {
+describe("plain values and unworkable resource options: the constructor refuses them (INVALID_INPUT, the field named)", () => {
   test("every case in one preview: each refused, no request", async () => {
     const cases: Case[] = [
       ...refused.map(([, args], i): Case => ({ name: `p${i}`, args, route: "plain" })),
       ...accepted.map(([, args], i): Case => ({ name: `a${i}`, args, route: "plain" })),
+      ...refusedOptions.map(([, opts], i): Case => ({
+        name: `o${i}`,
+        args: { userName: `ok-o${i}` },
+        opts,
+        route: "plain",
+      })),
     ];
     const r = await preview(cases);
     expect(r.code, r.output).not.toBe(0);
@@ -110,7 +136,10 @@ describe("plain values: the constructor refuses them (INVALID_INPUT, the field n
       expect(line, label).toContain(text);
     });
     accepted.forEach(([label], i) => expect(lines.get(`a${i}`), label).toBe("accepted"));
-    expect(r.output).toContain(`${refused.length} StorageUser constructor(s) threw`);
+    refusedOptions.forEach(([label, , text], i) =>
+      expect(lines.get(`o${i}`), label).toContain(`[INVALID_INPUT] StorageUser 'o${i}' ${text}`),
+    );
+    expect(r.output).toContain(`${refused.length + refusedOptions.length} StorageUser constructor(s) threw`);
     expect(api.requests).toHaveLength(0);
   });
 });

@@ -1,5 +1,6 @@
-// Pulumi resource options on a StorageUser, through the real CLI: the ones that cannot work with a
-// create-only API are refused before anything runs; the others do what docs/lifecycle.md "Resource options" says.
+// Pulumi resource options on a StorageUser, through the real CLI, do what docs/lifecycle.md
+// "Resource options" says. The ones that cannot work with a create-only API are refused by the
+// constructor before anything runs: test/hostile-input.test.ts, in its one preview.
 // One stack, steps in order, with a StorageUserLedger over all users. Program: test/programs/options.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
@@ -48,29 +49,6 @@ const ids = async () =>
 const forgotten = async () =>
   ((await stack.outputs()).forgotten ?? []) as Array<{ id: string; userName: string; why: string }>;
 const idOf = (userName: string) => String(api.users.find((u) => u.Name === userName)!.Id);
-
-describe("refused before anything runs: [INVALID_INPUT] with the reason", () => {
-  test.each<[string, Record<string, unknown>, string]>([
-    [
-      "deleteBeforeReplace",
-      { deleteBeforeReplace: true },
-      "sets the resource option deleteBeforeReplace, which cannot work here: the API has no delete call",
-    ],
-    [
-      'replaceOnChanges: ["*"]',
-      { replaceOnChanges: ["*"] },
-      'sets the resource option replaceOnChanges: ["*"], which cannot work here',
-    ],
-  ])("%s", async (_label, opts, text) => {
-    await setUsers([{ name: "bad", userName: "opt-bad", ...opts }]);
-    for (const r of [await stack.preview(), await stack.up()]) {
-      expect(r.code, r.output).not.toBe(0);
-      expect(r.output).toContain(`[INVALID_INPUT] StorageUser 'bad' ${text}`);
-    }
-    expect(posts()).toBe(0);
-    expect(await stack.resources()).toHaveLength(0);
-  });
-});
 
 describe("the options that work", () => {
   test("up with protect, retainOnDelete, ignoreChanges, replacementTrigger, replaceOnChanges, customTimeouts", async () => {

@@ -1,6 +1,7 @@
 // StorageUsers with hostile arguments, for test/hostile-input.test.ts. Config:
-//   hostile:cases  JSON list of { name, args, route } where route is
-//     "plain"        new StorageUser(name, args): plain values are checked by the constructor;
+//   hostile:cases  JSON list of { name, args, opts?, route } where route is
+//     "plain"        new StorageUser(name, args, opts): plain values and the resource options
+//                    that cannot work are checked by the constructor;
 //                    the error is printed as a `HOSTILE <name> <message>` line and the program
 //                    goes on with the next case (it fails at the end if any case threw)
 //     "plain-throw"  the same, but the error is left uncaught: the real program-error path
@@ -16,6 +17,8 @@ interface Case {
   name: string;
   /** Usually an object; null or a string to test what is not one. */
   args: unknown;
+  /** Resource options, for the plain route. */
+  opts?: pulumi.CustomResourceOptions;
   route: "plain" | "plain-throw" | "output" | "unknown";
 }
 
@@ -33,7 +36,7 @@ for (const c of cases) {
   switch (c.route) {
     case "plain":
       try {
-        new StorageUser(c.name, c.args as never);
+        new StorageUser(c.name, c.args as never, c.opts);
         console.log(`HOSTILE ${c.name} accepted`);
       } catch (err) {
         console.log(`HOSTILE ${c.name} ${(err as Error).message}`);
