@@ -1,6 +1,7 @@
 // Hostile input is refused at preview, with the field named, before any request: plain values and
-// the resource options that cannot work by the StorageUser constructor (a program error), Outputs by the provider's check (a CLI check
-// failure naming the property), configuration by check too. Values unknown at preview pass.
+// the resource options that cannot work by the StorageUser constructor (a program error), Outputs
+// by the provider's check (a CLI check failure naming the property), configuration by check too.
+// Values unknown at preview pass.
 // The rules themselves, and why they are only well-formedness rules: docs/input-rules.md.
 //
 // Program: test/programs/hostile, cases given as JSON in `-c hostile:cases=...`. The engine
