@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../server/api-server";
 import { installConsumer } from "../scripts/consumer";
 import { repoRoot, TestStack } from "../scripts/stack";
+import { onNewestCli } from "./cli-project";
 
 const token = "ci-review-token-93d1";
 const examples = path.join(repoRoot, "examples");
@@ -102,7 +103,9 @@ test("the workflow has the review steps, after the preview, with the label docum
   expect(fs.readFileSync(path.join(examples, "ci-preview", "README.md"), "utf8")).toContain(label);
 });
 
-test("a change that deletes nothing passes", async () => {
+// The review's own verdict on a preview of creates, which no CLI version changes; the newest CLI's
+// --json runs in the two tests below.
+test.skipIf(onNewestCli)("a change that deletes nothing passes", async () => {
   const sent = api.requests.length;
   await setUsers([
     { name: "app", userName: "ci-app" },

@@ -100,9 +100,7 @@ describe("one program, two services: the default connection and connection 'eu'"
     );
     expect(posts()).toBe(before);
     expect((await outputs()).eu.baseUrl).toBe(href(b.url));
-    await stack.must(["config", "set", "--path", "storage:connections.eu.baseUrl", b.url]);
-    const back = await stack.preview();
-    expect(back.output).not.toContain("lives on");
+    // Pointing where the user is recorded ends the warning: the next test's last preview.
   });
 
   test("the same service under a new address: STORAGE_SERVICE_NEW_ADDRESS=<it> pulumi up records it; plain refresh does not", async () => {
@@ -111,8 +109,7 @@ describe("one program, two services: the default connection and connection 'eu'"
     const pv = await stack.preview();
     expect(pv.output).toContain(`now points at ${href(renamed)}`);
     expect(pv.output).toContain(`STORAGE_SERVICE_NEW_ADDRESS=${href(renamed)} pulumi up`);
-    const up = await stack.up(); // warns, changes nothing
-    expect(up.code, up.output).toBe(0);
+    // A plain up warns and changes nothing, as in the test above.
     const refresh = await stack.refresh();
     expect(refresh.code, refresh.output).toBe(0);
     expect((await outputs()).eu.baseUrl).toBe(href(b.url));

@@ -82,10 +82,21 @@ test(
       apiLeft = await portTaken(8080);
       if (apiLeft) await new Promise((r) => setTimeout(r, 100));
     }
+    // Real mode's S3 and FTP servers: `kill %1` is a SIGTERM, which stops them with the API. Looked
+    // at before the group is killed below, which would stop them anyway.
+    const [, s3Port, ftpPort] =
+      /users are created on S3 http:\/\/127\.0\.0\.1:(\d+) \(versitygw\) and FTP 127\.0\.0\.1:(\d+)/.exec(output) ?? [];
+    let serversLeft = s3Port !== undefined;
+    for (let i = 0; i < 100 && serversLeft; i++) {
+      serversLeft = (await portTaken(Number(s3Port))) || (await portTaken(Number(ftpPort)));
+      if (serversLeft) await new Promise((r) => setTimeout(r, 100));
+    }
     killGroup(child.pid!); // the API, if the block stopped before its `kill %1`
     expect(code, output).toBe(0);
     expect(apiLeft, "the block's `kill %1` left the local API running").toBe(false);
     expect(output).toMatch(/storage API listening on http:\/\/127\.0\.0\.1:8080/);
+    expect(s3Port, "the API did not start in real mode").toBeDefined();
+    expect(serversLeft, "the block's `kill %1` left real mode's S3 or FTP server running").toBe(false);
     const envFile = path.join(clone, "examples", "app-config", "app.env");
     expect(fs.statSync(envFile).mode & 0o777).toBe(0o600);
     const vars = Object.fromEntries(

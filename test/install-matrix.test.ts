@@ -134,7 +134,9 @@ describe.concurrent("install matrix", () => {
         ] as const) {
           for (const s of secrets) expect(text.includes(s), `a secret in plain text in ${where}`).toBe(false);
         }
-        const [user] = await stack.resources();
+        const user = (
+          JSON.parse(exported) as { deployment: { resources: Array<Record<string, any>> } }
+        ).deployment.resources.find((r) => r.type === "pulumi-nodejs:dynamic/storage:StorageUser")!;
         const provider: string = user.outputs.__provider;
         expect(provider.match(/require\(/g), provider).toHaveLength(1);
         const nodeVersion = execFileSync(path.join(nodeBinDir(cell.node), "node"), ["--version"], {
@@ -146,8 +148,6 @@ describe.concurrent("install matrix", () => {
           sdkInstalled: installed,
           cliReported,
         });
-        const destroy = await stack.destroy();
-        expect(destroy.code, destroy.output).toBe(0);
       } finally {
         await stack.dispose();
         await api.close();

@@ -7,12 +7,10 @@
 // One real API and one stack serve every test, in order.
 import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
-import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import type { StoredUser } from "../server/api-server";
 import { startRealApiServer, RealApiServer } from "../server/real-backends";
 import { swiftMissing } from "../server/swift-backend";
 import { runDemoApp } from "../scripts/run-app";
@@ -154,38 +152,11 @@ function startApiProcess(args: string[], lines: number) {
   return { child, ready, exited };
 }
 
-const refusesConnections = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect(port, "127.0.0.1");
-    s.once("connect", () => (s.destroy(), resolve(false)));
-    s.once("error", () => resolve(true));
-  });
-
-test("npm run api starts in real mode, its users work in real clients, and SIGTERM stops both servers; --fake starts none", async () => {
-  const real = startApiProcess([], 2);
-  const out = await real.ready;
-  const [, url] = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)!;
-  const [, s3Port, ftpPort] =
-    /users are created on S3 http:\/\/127\.0\.0\.1:(\d+) \(versitygw\) and FTP 127\.0\.0\.1:(\d+)/
-      .exec(out)!
-      .map(Number);
-  const res = await fetch(`${url}/storage/users`, {
-    method: "POST",
-    headers: { authorization: token, "content-type": "application/json" },
-    body: JSON.stringify({ UserName: "by-hand" }),
-  });
-  expect(res.status).toBe(200);
-  const u = (await res.json()) as StoredUser;
-  const ftp = { hostName: u.FtpConnection.HostName, login: u.FtpConnection.Login, password: u.FtpConnection.Password };
-  await expectCredentialsWork({
-    s3: { endpoint: u.S3Connection.Endpoint, accessKey: u.S3Connection.AccessKey, secretKey: u.S3Connection.SecretKey },
-    ftp,
-    ftpUrl: `ftp://${encodeURIComponent(ftp.login)}:${encodeURIComponent(ftp.password)}@${ftp.hostName}/`,
-  });
-  real.child.kill("SIGTERM");
-  expect(await real.exited).toBe(0);
-  expect([await refusesConnections(s3Port), await refusesConnections(ftpPort)]).toEqual([true, true]);
-
+// Real mode through the same entry is test/consumer-path.test.ts's: examples/README.md's block
+// starts `node dist/server/main.js`, deploys against it, and its `kill %1` (a SIGTERM) must stop
+// the S3 and FTP servers too. The users real mode creates work in real clients: this file's, on
+// startRealApiServer, which that entry calls.
+test("npm run api --fake starts no server and says so; SIGTERM ends it", async () => {
   const fake = startApiProcess(["--fake"], 2);
   expect(await fake.ready).toContain("fake mode: the credentials issued work on no server");
   fake.child.kill("SIGTERM");

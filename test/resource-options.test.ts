@@ -67,17 +67,6 @@ describe("the options that work", () => {
     expect(mv.inputs.__createTimeoutMs).toBe(45_000); // customTimeouts.create is the create's whole budget
   });
 
-  test('ignoreChanges: ["userName"]: a new userName is ignored, no new user', async () => {
-    const before = await ids();
-    await change("ign", { userName: "opt-ign-renamed" });
-    const pv = await stack.preview();
-    expect(pv.code, pv.output).toBe(0);
-    expect(pv.output).not.toMatch(/StorageUser ign replace/);
-    expect((await stack.up()).code).toBe(0);
-    expect(posts()).toBe(6);
-    expect((await ids()).ign).toBe(before.ign);
-  });
-
   test("protect: a replace is refused by the engine before any create; the user stays", async () => {
     const before = await ids();
     await change("prot", { userName: "opt-prot-2" });
@@ -89,36 +78,51 @@ describe("the options that work", () => {
     await change("prot", { userName: "opt-prot" });
   });
 
-  test("replacementTrigger: the documented credential rotation, a new user; the old one warned at preview and up, and in the ledger", async () => {
-    const old = idOf("opt-trig");
-    await change("trig", { replacementTrigger: "2" });
+  // Four options in one change, previewed and applied once: each user's step is its own.
+  test('one change to four users: ignoreChanges ignores it; replacementTrigger, retainOnDelete and replaceOnChanges: ["connection"] each replace, the old user named and in the ledger', async () => {
+    const before = await ids();
+    const old = { trig: idOf("opt-trig"), keep: idOf("opt-keep"), roc: idOf("opt-roc") };
+    const service = new URL(api.url).href;
+    await change("ign", { userName: "opt-ign-renamed" });
+    await change("trig", { replacementTrigger: "2" }); // the documented credential rotation
+    await change("keep", { userName: "opt-keep-2" });
+    await change("roc", { connection: "other" });
     const pv = await stack.preview();
     expect(pv.code, pv.output).toBe(0);
+    expect(pv.output).not.toMatch(/StorageUser ign replace/);
     expect(pv.output).toMatch(/\+-\s+pulumi-nodejs:dynamic\/storage:StorageUser trig replace/);
+    expect(pv.output).toContain(`StorageUser 'opt-keep' (id ${old.keep}, on ${service}) is to be replaced`);
     expect(posts()).toBe(6);
-    const up = await stack.up();
-    expect(up.code, up.output).toBe(0);
-    expect(posts()).toBe(7);
-    expect(api.users.filter((u) => u.Name === "opt-trig")).toHaveLength(2);
-    expect(up.output).toContain(
-      `StorageUser 'opt-trig' (id ${old}, on ${new URL(api.url).href}) left the stack but still exists on the storage service`,
-    );
-    expect(up.output).toContain(`${old} 'opt-trig' on ${new URL(api.url).href} (resource 'trig', replaced`);
-    expect((await ids()).trig).not.toBe(old);
-    expect(await forgotten()).toEqual([expect.objectContaining({ id: old, userName: "opt-trig", why: "replaced" })]);
-  });
 
-  test("retainOnDelete: a replace creates the new user, the old one is named at preview and kept in the ledger", async () => {
-    const old = idOf("opt-keep");
-    await change("keep", { userName: "opt-keep-2" });
-    const pv = await stack.preview();
-    expect(pv.output).toContain(`StorageUser 'opt-keep' (id ${old}, on ${new URL(api.url).href}) is to be replaced`);
     const up = await stack.up();
     expect(up.code, up.output).toBe(0);
-    expect(posts()).toBe(8);
-    // The engine does not call the provider's delete: no "left the stack" line from it; the ledger has it.
-    expect(up.output).not.toContain(`StorageUser 'opt-keep' (id ${old}, on ${new URL(api.url).href}) left the stack`);
-    expect((await forgotten()).map((f) => f.id)).toContain(old);
+    expect(posts()).toBe(9); // trig, keep and roc; ign none
+    const now = await ids();
+    expect(now.ign).toBe(before.ign);
+    expect(api.users.filter((u) => u.Name === "opt-trig")).toHaveLength(2);
+    expect(now.trig).not.toBe(old.trig);
+    expect(up.output).toContain(
+      `StorageUser 'opt-trig' (id ${old.trig}, on ${service}) left the stack but still exists on the storage service`,
+    );
+    expect(up.output).toContain(`${old.trig} 'opt-trig' on ${service} (resource 'trig', replaced`);
+    // retainOnDelete: the engine does not call the provider's delete, so no "left the stack" line from it; the ledger has it.
+    expect(up.output).not.toContain(`StorageUser 'opt-keep' (id ${old.keep}, on ${service}) left the stack`);
+    // replaceOnChanges: ["connection"]: the new user is on the new service.
+    expect(other.users.filter((u) => u.Name === "opt-roc")).toHaveLength(1);
+    expect(up.output).toContain(
+      `StorageUser 'opt-roc' (id ${old.roc}, on ${service}) left the stack but still exists on the storage service`,
+    );
+    expect((await stack.outputs()).users.roc).toEqual(
+      expect.objectContaining({
+        id: String(other.users.find((u) => u.Name === "opt-roc")!.Id),
+        baseUrl: new URL(other.url).href,
+        connection: "other",
+      }),
+    );
+    const ledger = await forgotten();
+    expect(ledger).toContainEqual(expect.objectContaining({ id: old.trig, userName: "opt-trig", why: "replaced" }));
+    expect(ledger.map((f) => f.id)).toEqual(expect.arrayContaining([old.keep, old.roc]));
+    expect(ledger).toHaveLength(3);
   });
 
   test("replacementTrigger on a service with unique names: [NAME_TAKEN], nothing created, the old user untouched; reverting the trigger ends it", async () => {
@@ -137,25 +141,6 @@ describe("the options that work", () => {
     expect(back.code, back.output).toBe(0);
     expect(posts()).toBe(sent + 1);
     expect((await ids()).trig2).toBe(old);
-  });
-
-  test('replaceOnChanges: ["connection"]: a new connection creates the user on the new service', async () => {
-    const old = idOf("opt-roc");
-    await change("roc", { connection: "other" });
-    const up = await stack.up();
-    expect(up.code, up.output).toBe(0);
-    expect(other.users.filter((u) => u.Name === "opt-roc")).toHaveLength(1);
-    expect(up.output).toContain(
-      `StorageUser 'opt-roc' (id ${old}, on ${new URL(api.url).href}) left the stack but still exists on the storage service`,
-    );
-    expect((await stack.outputs()).users.roc).toEqual(
-      expect.objectContaining({
-        id: String(other.users.find((u) => u.Name === "opt-roc")!.Id),
-        baseUrl: new URL(other.url).href,
-        connection: "other",
-      }),
-    );
-    expect((await forgotten()).map((f) => f.id)).toContain(old);
   });
 
   test("aliases: renaming and re-parenting keep the same user, no request, the ledger does not grow", async () => {

@@ -212,27 +212,6 @@ describe("a token that begins with '-' (read as a flag by a tool that takes it o
   );
 });
 
-test.skipIf(onNewestCli)("a token from the environment is nowhere in state, history or backups", async () => {
-  const stack = await TestStack.create({
-    programDir: "test/programs/options",
-    config: { "storage:baseUrl": api.url, ...users([{ name: "envtok", userName: "envtok-a" }]) },
-    env: { STORAGE_ACCESS_TOKEN: token },
-  });
-  try {
-    expect((await stack.up()).code).toBe(0);
-    expect((await stack.up()).code).toBe(0);
-    expectHistoryAndBackups(stack);
-    expect(hitsOf(stack, token)).toEqual([]);
-    const provider = (await stack.exportState(true)).deployment.resources!.find(
-      (r) => r.type === "pulumi:providers:pulumi-nodejs",
-    )!;
-    expect(provider.inputs).not.toHaveProperty("storage:accessToken");
-    expect(JSON.stringify(await stack.exportState(true))).not.toContain(token);
-  } finally {
-    await stack.dispose();
-  }
-});
-
 // Found by a new-user trial: the token under a misspelt key, set without --secret, and the real
 // token in the environment. The misspelt key reaches nothing, so up used to succeed and Pulumi
 // wrote the plain value into the state as an input of the dynamic provider.
@@ -279,9 +258,10 @@ test.skipIf(onNewestCli)(
 // Found by a new-user trial: a plain value under a misspelt key of a connection no resource
 // uses went into the state as an input of the dynamic provider, and up said `unchanged`. Every
 // shape of a key under `storage:` that is no setting is refused before anything registers, on an
-// existing stack as on a new one (test/storage-config.test.ts has the messages of each shape).
+// existing stack as on a new one. Two shapes go through the CLI: the trial's, and a key that is not
+// even an object; test/storage-config.test.ts has the message of every shape, from the same check.
 test.skipIf(onNewestCli)(
-  "keys under storage: that are no setting, used or not: up refuses each, naming it; its value reaches no state, checkpoint or backup",
+  "keys under storage: that are no setting, used or not: up refuses each, naming it; its value reaches no state, checkpoint or backup; the token from the environment reaches no file",
   async () => {
     const value = "misspelt-plain-value-4c0e9d71";
     const stack = await TestStack.create({
@@ -294,9 +274,6 @@ test.skipIf(onNewestCli)(
         ["storage:connections.eu.baseUrl", "storage:connections.eu.accesToken"],
         'storage:connections.eu has "accesToken", which is not a connection setting',
       ],
-      [["storage:connections.eu"], "storage:connections.eu is not an object with baseUrl and accessToken"],
-      [["storage:connections.EU.accessToken"], 'storage:connections has an entry named "EU"'],
-      [["storage:connections.eu.baseUrl.x"], "storage:connections.eu.baseUrl is not a string"],
       [["storage:connections"], "storage:connections is not an object of named connections"],
     ];
     try {
@@ -330,6 +307,14 @@ test.skipIf(onNewestCli)(
       ).toEqual([]);
       const fixed = await stack.up();
       expect(fixed.code, fixed.output).toBe(0);
+
+      // The token this stack ran with came from the environment: it is in no file at all, and the
+      // default provider's recorded inputs have no storage:accessToken.
+      expect(hitsOf(stack, token)).toEqual([]);
+      const exported = await stack.exportState(true);
+      const provider = exported.deployment.resources!.find((r) => r.type === "pulumi:providers:pulumi-nodejs")!;
+      expect(provider.inputs).not.toHaveProperty("storage:accessToken");
+      expect(JSON.stringify(exported)).not.toContain(token);
     } finally {
       await stack.dispose();
     }
