@@ -156,7 +156,8 @@ test("pulumi destroy --preview-only --json through the same step flags every use
   expect((await users()).app.id).toBe(before.app.id); // a preview: nothing went
 });
 
-test("a file that is no preview stops the job with exit 2, saying what to pass", () => {
+// The review's own parsing, which no CLI version changes: the pinned CLI's run.
+test.skipIf(onNewestCli)("a file that is no preview stops the job with exit 2, saying what to pass", () => {
   const r = job(['echo \'{"stack":"dev"}\' > preview.json', reviewLines[1]], []);
   expect(r.code, r.output).toBe(2);
   expect(r.output).toContain(

@@ -217,8 +217,10 @@ describe("from-config feeding app-config through a StackReference", () => {
       expect(await app.outputs(false)).toEqual({ configFile: envFile, configFormat: "dotenv" });
 
       // Same credentials as a Kubernetes Secret manifest.
-      await app.must(["config", "set", "app-config:format", "k8s-secret"]);
-      await app.must(["config", "set", "app-config:file", path.join(tmp, "conf", "app-secret.yaml")]);
+      await app.setConfig({
+        "app-config:format": "k8s-secret",
+        "app-config:file": path.join(tmp, "conf", "app-secret.yaml"),
+      });
       const k8sUp = await app.up();
       expect(k8sUp.code, k8sUp.output).toBe(0);
       const manifest = fs.readFileSync(path.join(tmp, "conf", "app-secret.yaml"), "utf8");

@@ -86,8 +86,7 @@ describe("storage-user-removal-approval", () => {
       config: { "storage:baseUrl": api.url, "users[0].name": "app", "users[1].name": "backup" },
     });
     names = { app: `app-${stack.stackName}`, backup: `backup-${stack.stackName}` };
-    await stack.must(["config", "set", "--path", "users[0].userName", names.app]);
-    await stack.must(["config", "set", "--path", "users[1].userName", names.backup]);
+    await stack.setConfig({ "users[0].userName": names.app, "users[1].userName": names.backup });
   });
   afterAll(() => stack.dispose());
 
@@ -108,8 +107,10 @@ describe("storage-user-removal-approval", () => {
     async () => {
       const requests = api.requests.length;
       const id = api.users.find((u) => u.Name === names.app)!.Id;
-      await stack.must(["config", "set", "--path", "users[0].userName", `app2-${stack.stackName}`]);
-      await stack.must(["config", "set", "--path", "users[2].userName", `extra-${stack.stackName}`]); // named by its userName
+      await stack.setConfig({
+        "users[0].userName": `app2-${stack.stackName}`,
+        "users[2].userName": `extra-${stack.stackName}`, // named by its userName
+      });
       const pv = await policyPreview(stack);
       expect(pv.code, pv.output).not.toBe(0);
       expect(pv.output).toContain("storage-user-removal-approval");
@@ -129,8 +130,7 @@ describe("storage-user-removal-approval", () => {
   );
 
   test("an auto-named user passes the naming rule; rotating it (replacementTrigger) needs approval", async () => {
-    await stack.must(["config", "set", "--path", "users[2].name", "auto"]);
-    await stack.must(["config", "set", "--path", "users[2].rotate", "1"]); // a trigger that changes, not one that appears
+    await stack.setConfig({ "users[2].name": "auto", "users[2].rotate": "1" }); // a trigger that changes, not one that appears
     const add = await stack.up(["--policy-pack", pack], { env: { STORAGE_ACCESS_TOKEN: token } });
     expect(add.code, add.output).toBe(0);
     const auto = api.users.find((u) => /^auto-[0-9a-f]{7}$/.test(u.Name))!;

@@ -62,8 +62,7 @@ describe("one stack through preview, up, refresh and destroy", () => {
 
   test("up (--debug for one user, normal for a second) creates both", async () => {
     await step("up --debug (audit-a)", stack.up(["--debug"]));
-    await stack.must(["config", "set", "--path", "users[1].name", "audit-b"]);
-    await stack.must(["config", "set", "--path", "users[1].userName", "audit-b"]);
+    await stack.setConfig({ "users[1].name": "audit-b", "users[1].userName": "audit-b" });
     await step("up (audit-b)", stack.up());
     expect(api.users.map((u) => u.Name)).toEqual(["audit-a", "audit-b"]);
     stateFiles.push(["state file after up", stack.stateFileText()]);
