@@ -297,9 +297,20 @@ export class TestStack {
     return JSON.parse(r.stdout) as Json;
   }
 
-  /** Resources of a type in the exported state. */
+  /**
+   * The deployment the file:// backend's checkpoint holds, read from the file: what `stack export`
+   * prints, secrets encrypted, without starting the CLI (one command fewer for each look at state).
+   */
+  checkpoint(): { resources?: Json[]; pending_operations?: Json[] } {
+    const text = this.stateFileText();
+    if (!text) throw new Error(`no checkpoint of stack ${this.stackName} in ${path.join(this.workDir, "backend")}`);
+    return (JSON.parse(text) as { checkpoint: { latest?: Json } }).checkpoint.latest ?? {};
+  }
+
+  /** Resources of a type in state: the checkpoint, or `stack export --show-secrets` to see secrets decrypted. */
   async resources(type = "pulumi-nodejs:dynamic/storage:StorageUser", showSecrets = false): Promise<Json[]> {
-    return ((await this.exportState(showSecrets)).deployment.resources ?? []).filter((r) => r.type === type);
+    const deployment = showSecrets ? (await this.exportState(true)).deployment : this.checkpoint();
+    return (deployment.resources ?? []).filter((r) => r.type === type);
   }
 
   /**

@@ -113,7 +113,7 @@ async function interruptedUp(
 }
 
 function checkpoint(stack: TestStack): { resources: Array<Record<string, any>>; pending: Array<Record<string, any>> } {
-  const latest = JSON.parse(stack.stateFileText()).checkpoint.latest ?? {};
+  const latest = stack.checkpoint();
   return {
     resources: (latest.resources ?? []).filter((r: any) => r.type === TYPE),
     pending: latest.pending_operations ?? [],

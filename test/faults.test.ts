@@ -97,10 +97,9 @@ async function upCase(
   return { id, baseUrl, userName: `${id}-0`, up, resource: await stateOf(id) };
 }
 
-/** The case's resource as the file backend stores it (read directly: no CLI call per look). */
+/** The case's resource as state records it. */
 async function stateOf(id: string): Promise<Record<string, any> | undefined> {
-  const resources: Array<Record<string, any>> = JSON.parse(stack.stateFileText()).checkpoint.latest?.resources ?? [];
-  return resources.find((r) => r.type === TYPE && r.urn.endsWith(`::${id}-0`));
+  return (await stack.resources(TYPE)).find((r) => r.urn.endsWith(`::${id}-0`));
 }
 
 const named = (api: ApiServer, userName: string) => api.users.filter((u) => u.Name === userName);

@@ -54,8 +54,10 @@ afterAll(async () => {
 });
 
 describe("one stack through preview, up, refresh and destroy", () => {
+  // On the newest CLI the plain preview and refresh are lifecycle's; here the --debug ones, whose
+  // output holds the plain one's messages, are audited.
   test("preview (normal and --debug) needs no request", async () => {
-    await step("preview", stack.preview());
+    if (!onNewestCli) await step("preview", stack.preview());
     await step("preview --debug", stack.preview(["--debug"]));
     expect(api.requests).toHaveLength(0);
   });
@@ -78,7 +80,7 @@ describe("one stack through preview, up, refresh and destroy", () => {
   });
 
   test("refresh (normal and --debug)", async () => {
-    await step("refresh", stack.refresh());
+    if (!onNewestCli) await step("refresh", stack.refresh());
     await step("refresh --debug", stack.refresh(["--debug"]));
     stateFiles.push(["state file after refresh", stack.stateFileText()]);
     expect(api.createAttempts).toBe(2);
