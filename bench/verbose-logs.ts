@@ -12,7 +12,7 @@ import { cliVersion, TestStack } from "../scripts/stack";
 const token = "verbose-token-7Hq2mZ9xW4vR8kLp";
 const verbose = ["-v=9", "--logflow", "--logtostderr"];
 
-/** Each secret the API issued to `u`, under a label (test/secrets.ts searches the same ones). */
+/** Each secret the API issued to `u`, under a label (test/support/secrets.ts searches the same ones). */
 function secretsOf(u: StoredUser): Array<[string, string]> {
   const ftp = u.FtpConnection;
   return [

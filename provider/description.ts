@@ -1,7 +1,7 @@
 /**
  * StorageUser described once: each input and output with its schema type, its description and,
  * for an output, how it is derived from what state holds and whether it is secret. The
- * TypeScript class, the plugin's outputs and schema follow this; test/description.test.ts holds
+ * TypeScript class, the plugin's outputs and schema follow this; test/unit/description.test.ts holds
  * the class's JSDoc and docs/outputs.md to it.
  */
 import { envOf, ftpUrlOf } from "./program/app-config";

@@ -1,6 +1,6 @@
 // The package's entry: what a Pulumi program imports, and nothing else. Every name here is a
-// promise kept across releases: test/public-surface.json pins them, test/api-surface.test.ts
-// holds the build to it and test/reference.test.ts the generated reference (`npm run docs`).
+// promise kept across releases: test/support/public-surface.json pins them, test/unit/api-surface.test.ts
+// holds the build to it and test/e2e/reference.test.ts the generated reference (`npm run docs`).
 // Tools for services and operators are `pulumi-storage-user/automation` (./automation), mocks
 // `pulumi-storage-user/testing`. The plugin side (undici, the HTTP client, the warning texts) is
 // not exported: the plugin loads it through the frozen entry modules ./runtime and ./ledger-runtime.

@@ -10,7 +10,7 @@
  * manifest), built aside and renamed into place whole, and never changed afterwards: a plugin
  * running from one install cannot see a later pack (an edit of docs/*.md during a run, another
  * test run, another checkout sharing the cache), and two processes packing the same bytes at once
- * end with one complete directory. A test run packs and installs once, in test/global-setup.ts,
+ * end with one complete directory. A test run packs and installs once, in test/support/global-setup.ts,
  * and hands that directory to every test file (PULUMI_STORAGE_USER_CONSUMER_DIR).
  */
 import { execFileSync } from "node:child_process";
@@ -22,7 +22,7 @@ import { cacheDir, refuseInUnitTier, repoRoot } from "./toolchain";
 /** Folders whose programs import the package. */
 export const programRoots = ["test/programs", "examples", "bench/programs"];
 
-/** Set by test/cli-setup.ts in each test file's process: the install the test run's global setup made. */
+/** Set by test/support/cli-setup.ts in each test file's process: the install the test run's global setup made. */
 export const consumerDirVariable = "PULUMI_STORAGE_USER_CONSUMER_DIR";
 
 /** Installs unused this long are removed (a run touches its install when it starts). */

@@ -5,7 +5,7 @@
  * AWS_SECRET_ACCESS_KEY and AWS_ENDPOINT_URL_S3 itself) and over FTP (basic-ftp: FTP_URL to
  * upload, FTP_HOST/FTP_USER/FTP_PASSWORD to download) and over Swift (python-swiftclient's
  * `swift`, which reads the OS_* variables itself). Prints what it did, credentials masked; exits
- * non-zero on any failure. test/real-credentials.test.ts runs it the same way.
+ * non-zero on any failure. test/e2e/real-credentials.test.ts runs it the same way.
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";

@@ -1,4 +1,4 @@
-// The install matrix's rows (test/install-matrix.test.ts runs them) and the README's table of
+// The install matrix's rows (test/e2e/install-matrix.test.ts runs them) and the README's table of
 // them. `npm run matrix` runs the matrix and writes the table into README.md: on purpose, never
 // as a side effect of `npm test`, whose run only checks that the committed table is its own.
 import { spawnSync } from "node:child_process";
@@ -78,7 +78,7 @@ export const cells: Cell[] = [
 ];
 
 const BEGIN =
-  "<!-- install-matrix: written by `npm run matrix` from its run; test/install-matrix.test.ts checks it -->";
+  "<!-- install-matrix: written by `npm run matrix` from its run; test/e2e/install-matrix.test.ts checks it -->";
 const END = "<!-- /install-matrix -->";
 const readmePath = path.join(repoRoot, "README.md");
 
@@ -124,13 +124,13 @@ export function withMatrixTable(readme: string, results: Map<string, CellResult>
   return readme.slice(0, readme.indexOf(BEGIN)) + matrixTable(results) + readme.slice(readme.indexOf(END) + END.length);
 }
 
-/** Where test/install-matrix.test.ts writes its results when `npm run matrix` runs it. */
+/** Where test/e2e/install-matrix.test.ts writes its results when `npm run matrix` runs it. */
 export const resultsFileVariable = "PULUMI_STORAGE_USER_MATRIX_RESULTS";
 
 /** `npm run matrix`: runs the matrix (the pinned CLI's project), then writes its table into README.md. */
 function main() {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "psu-matrix-results-")), "results.json");
-  const r = spawnSync("npx", ["vitest", "run", "--project", `cli ${pins.cli}`, "test/install-matrix.test.ts"], {
+  const r = spawnSync("npx", ["vitest", "run", "--project", `cli ${pins.cli}`, "test/e2e/install-matrix.test.ts"], {
     cwd: repoRoot,
     stdio: "inherit",
     env: { ...process.env, [resultsFileVariable]: out },

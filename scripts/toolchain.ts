@@ -38,7 +38,7 @@ export const pins: {
 } = JSON.parse(fs.readFileSync(path.join(repoRoot, "tools", "toolchain", "versions.json"), "utf8")) as typeof pins;
 
 /**
- * Throws in the unit tier (test/unit-setup.ts): its tests need no CLI, no installed package and
+ * Throws in the unit tier (test/support/unit-setup.ts): its tests need no CLI, no installed package and
  * no toolchain, and must not reach one by accident.
  */
 export function refuseInUnitTier(what: string): void {

@@ -1,4 +1,4 @@
-// test/go.test.ts's Go service, built against the SDK in this clone (sdk/go).
+// test/e2e/go.test.ts's Go service, built against the SDK in this clone (sdk/go).
 module pulumi-storage-user/test/go
 
 go 1.26.6

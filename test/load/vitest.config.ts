@@ -4,8 +4,8 @@
 module.exports = {
   test: {
     include: ["test/load/**/*.test.ts"],
-    globalSetup: ["test/repo-guard.ts", "test/global-setup.ts"],
-    setupFiles: ["test/cli-setup.ts"],
+    globalSetup: ["test/support/repo-guard.ts", "test/support/global-setup.ts"],
+    setupFiles: ["test/support/cli-setup.ts"],
     env: { PULUMI_STORAGE_USER_LOAD: "1" },
     testTimeout: 30 * 60_000,
     hookTimeout: 5 * 60_000,

@@ -8,7 +8,7 @@
  * `sdk/nodejs/cmd/pulumi-language-nodejs/main.go`; the RPCs are in ./runtime.ts, RunPlugin in
  * ./run-plugin.ts (with ./policy-proxy.ts), the lock-file readers in ./lockfiles.ts.
  *
- * test/language-host.test.ts and test/policy-pack.test.ts pass on this host and on the Go host
+ * test/e2e/language-host.test.ts and test/e2e/engine/policy-pack.test.ts pass on this host and on the Go host
  * built from that tag's source (run them with PULUMI_STORAGE_USER_CLI_DIR at a directory holding
  * `pulumi`, `pulumi-resource-pulumi-nodejs` and the Go `pulumi-language-nodejs`). What still
  * differs, and why no test depends on it:

@@ -1,4 +1,4 @@
-// Command automation is test/go.test.ts's Go service: the Automation API with an inline program
+// Command automation is test/e2e/go.test.ts's Go service: the Automation API with an inline program
 // built on the generated SDK (sdk/go), as a platform team's service would run StorageUsers. It
 // reads one request as JSON on standard input (the token included: never on a command line),
 // runs it against the stack and prints one JSON result on standard output.

@@ -1,0 +1,95 @@
+// Every input and configuration rule of the provider's check, in-process: each value refused with
+// its property and reason, each accepted one passed. test/e2e/hostile-input.test.ts shows through the
+// real CLI how a failure of each kind reaches the user (one case per kind); docs/input-rules.md
+// lists the rules.
+import { afterEach, describe, expect, test } from "vitest";
+import * as runtime from "../../provider/runtime";
+
+const PROVIDER = "exports.handler = () => ({});";
+const useConfig = (values: Record<string, string | undefined>) =>
+  runtime.configure({ config: { get: (k: string) => values[k] } } as Parameters<typeof runtime.configure>[0]);
+
+afterEach(() => useConfig({}));
+
+const long257 = "a".repeat(257);
+
+describe("inputs: check refuses each value, naming the property", () => {
+  test.each<[string, Record<string, unknown>, string, string]>([
+    ["empty userName", { userName: "" }, "userName", "must not be empty"],
+    ["whitespace-only userName", { userName: " \t " }, "userName", "must not be whitespace only"],
+    ["trailing space", { userName: "app " }, "userName", 'must not start or end with whitespace: use "app"'],
+    ["userName a number", { userName: 42 }, "userName", "must be a string, got number"],
+    ["userName null", { userName: null }, "userName", "must be a string, got null"],
+    ["userName of 257 characters", { userName: long257 }, "userName", "is 257 characters long"],
+    ["control character", { userName: "app\u0007" }, "userName", "must not contain control characters"],
+    ["newline", { userName: "app\nprod" }, "userName", "must not contain control characters or line breaks"],
+    ["line separator U+2028", { userName: "app\u2028prod" }, "userName", "must not contain control characters"],
+    [
+      'persistPassword "true"',
+      { userName: "ok-f", persistPassword: "true" },
+      "persistPassword",
+      'must be true or false, got "true"',
+    ],
+    ["persistPassword 1", { userName: "ok-g", persistPassword: 1 }, "persistPassword", "must be true or false, got 1"],
+    [
+      "an unknown argument, its value not echoed",
+      { userName: "ok-h", pasword: "hunter2" },
+      "pasword",
+      "is not a StorageUser argument",
+    ],
+  ])("%s", async (_label, args, property, reason) => {
+    useConfig({ "storage:baseUrl": "https://storage.example.com" });
+    const { failures } = await runtime.check({}, { ...args, __provider: PROVIDER });
+    expect(failures).toHaveLength(1);
+    expect(failures![0].property).toBe(property);
+    expect(failures![0].reason).toContain(reason);
+    expect(JSON.stringify(failures)).not.toContain("hunter2");
+  });
+
+  test.each<[string, Record<string, unknown>]>([
+    ["userName of 256 characters", { userName: "b".repeat(256) }],
+    ["non-ASCII userName", { userName: "app-prød-ü" }],
+    ["persistPassword false", { userName: "ok-e", persistPassword: false }],
+    ["userName unknown during preview", { userName: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" }],
+  ])("accepted: %s", async (_label, args) => {
+    useConfig({ "storage:baseUrl": "https://storage.example.com" });
+    const { failures } = await runtime.check({}, { ...args, __provider: PROVIDER });
+    expect(failures).toEqual([]);
+  });
+});
+
+describe("configuration: check refuses each base URL, against no input property", () => {
+  test.each<[string, string | undefined, string]>([
+    ["missing", undefined, "[CONFIG_MISSING] no storage API address is configured"],
+    ["not a URL", "storage.example.com/api", "[CONFIG_INVALID] storage:baseUrl is not an absolute URL"],
+    ["ftp:// scheme", "ftp://127.0.0.1/", "[CONFIG_INVALID] storage:baseUrl uses ftp:"],
+    [
+      "plain http:// to a remote host",
+      "http://storage.example.com",
+      "[CONFIG_INVALID] storage:baseUrl is plain http:// to storage.example.com",
+    ],
+    [
+      "credentials in the URL",
+      "https://admin:s3cr3t-pw@storage.example.com",
+      "[CONFIG_INVALID] storage:baseUrl contains user info",
+    ],
+    ["a query", "https://storage.example.com/?tenant=1", "[CONFIG_INVALID] storage:baseUrl has a query or fragment"],
+    ["a fragment", "https://storage.example.com/#api", "[CONFIG_INVALID] storage:baseUrl has a query or fragment"],
+  ])("%s", async (_label, url, text) => {
+    useConfig({ "storage:baseUrl": url });
+    const { failures } = await runtime.check({}, { userName: "cfg-user", __provider: PROVIDER });
+    expect(failures).toHaveLength(1);
+    expect(failures![0].property).toBe("");
+    expect(failures![0].reason).toContain(text);
+    expect(failures![0].reason, "the URL's password is not echoed").not.toContain("s3cr3t-pw");
+  });
+
+  test.each(["https://storage.example.com/api/", "http://localhost:1", "http://127.0.0.1:1", "http://[::1]:1"])(
+    "accepted: %s",
+    async (url) => {
+      useConfig({ "storage:baseUrl": url });
+      const { failures } = await runtime.check({}, { userName: "cfg-user", __provider: PROVIDER });
+      expect(failures).toEqual([]);
+    },
+  );
+});

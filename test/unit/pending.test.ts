@@ -1,0 +1,305 @@
+// `pendingStorageUsers` and the bin `pulumi-storage-user pending`: which pending operations of an
+// exported deployment name a user that may exist unrecorded, what is printed for each, the exit
+// statuses scripts rely on, and that no secret value is ever printed. The shapes below are the
+// engine's (apitype.DeploymentV3 / OperationV2, as `pulumi stack export` v3.250.0 prints them);
+// test/e2e/engine/force-stop.test.ts runs the function and the bin, as `npx pulumi-storage-user` from the
+// installed package, on a real export of a killed run; here the bin is the built one (dist/), so
+// this file needs no CLI and no install (the unit tier).
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { describe, expect, test } from "vitest";
+import { repoRoot } from "../../scripts/toolchain";
+import { StorageUserError } from "../../provider/errors";
+import { formatPendingStorageUser, pendingStorageUsers } from "../../provider/pending";
+
+const SIG = "4dabf18193072939515e22adb298388d";
+const TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";
+const urn = (name: string, type = TYPE) => `urn:pulumi:dev::app::${type}::${name}`;
+const SECRET_NAME = "secret-name-value-9f3e";
+const SECRET_CONN = "secret-conn-value-7a1c";
+
+function op(type: string, name: string, inputs: Record<string, unknown>, resourceType = TYPE) {
+  return {
+    type,
+    resource: {
+      urn: urn(name, resourceType),
+      custom: true,
+      type: resourceType,
+      inputs: { __provider: "exports.handler = __f0;", ...inputs },
+    },
+  };
+}
+
+/** A deployment as `pulumi stack export` prints it, with every kind of pending operation. */
+const exported = {
+  version: 3,
+  deployment: {
+    manifest: { time: "2026-11-24T23:00:00Z", magic: "x", version: "v3.250.0" },
+    secrets_providers: { type: "passphrase", state: { salt: "v1:abc" } },
+    resources: [{ urn: urn("kept"), custom: true, id: "1001", type: TYPE, inputs: { userName: "kept-user" } }],
+    pending_operations: [
+      op("creating", "auto-0", { userName: "su-7k2m9x", persistPassword: false }),
+      op("creating", "named", { userName: "alice", connection: "eu" }),
+      op("creating", "hidden", {
+        userName: { [SIG]: "1b47061264138c4ac30d75fd1eb44270", ciphertext: SECRET_NAME },
+        connection: { [SIG]: "1b47061264138c4ac30d75fd1eb44270", ciphertext: SECRET_CONN },
+      }),
+      // A StorageUser's update and delete call no API: nothing can have been created.
+      op("updating", "upd", { userName: "not-listed-upd" }),
+      op("deleting", "del", { userName: "not-listed-del" }),
+      // Another resource type, even with a userName input: not ours.
+      op("creating", "other", { userName: "not-listed-other" }, "pulumi-nodejs:dynamic:Resource"),
+      op("creating", "ledger", {}, "pulumi-nodejs:dynamic/storage:StorageUserLedger"),
+    ],
+  },
+};
+
+/** The same stack later: a recovery `up` created `alice` under her given name; the pending operations outlive it. */
+const later = {
+  version: 3,
+  deployment: {
+    ...exported.deployment,
+    manifest: { ...exported.deployment.manifest, time: "2026-11-25T01:00:00Z" },
+    resources: [
+      ...exported.deployment.resources,
+      {
+        urn: urn("named"),
+        custom: true,
+        id: "1002",
+        type: TYPE,
+        inputs: { userName: "alice", connection: "eu" },
+        outputs: { userName: "alice", connection: "eu" },
+      },
+    ],
+  },
+};
+
+describe("pendingStorageUsers", () => {
+  test("lists exactly the pending StorageUser creates, from an export, its .deployment and a file backend checkpoint", () => {
+    const expected = [
+      {
+        userName: "su-7k2m9x",
+        connection: undefined,
+        connectionIsSecret: false,
+        urn: urn("auto-0"),
+        operation: "creating",
+        status: "unaccounted",
+      },
+      {
+        userName: "alice",
+        connection: "eu",
+        connectionIsSecret: false,
+        urn: urn("named"),
+        operation: "creating",
+        status: "unaccounted",
+      },
+      {
+        userName: undefined,
+        connection: undefined,
+        connectionIsSecret: true,
+        urn: urn("hidden"),
+        operation: "creating",
+        status: "unaccounted",
+      },
+    ];
+    expect(pendingStorageUsers(exported)).toEqual(expected);
+    expect(pendingStorageUsers(exported.deployment)).toEqual(expected);
+    expect(pendingStorageUsers({ version: 3, checkpoint: { stack: "dev", latest: exported.deployment } })).toEqual(
+      expected,
+    );
+  });
+
+  test("nothing pending: an empty list (also for an empty stack's checkpoint and export)", () => {
+    expect(
+      pendingStorageUsers({ version: 3, deployment: { manifest: {}, resources: exported.deployment.resources } }),
+    ).toEqual([]);
+    expect(pendingStorageUsers({ version: 3, checkpoint: { stack: "dev" } })).toEqual([]);
+    expect(pendingStorageUsers({ version: 3, deployment: { manifest: {} } })).toEqual([]);
+  });
+
+  test("lines name user, service and URN, and never a secret value", () => {
+    const lines = pendingStorageUsers(exported).map(formatPendingStorageUser);
+    expect(lines[0]).toBe(`su-7k2m9x\tdefault connection (storage:baseUrl)\t${urn("auto-0")}\tunaccounted`);
+    expect(lines[1]).toBe(`alice\tconnection eu\t${urn("named")}\tunaccounted`);
+    expect(lines[2]).toMatch(/^\(secret userName: .*\)\ta connection whose name is secret\t/);
+    expect(lines.join("\n")).not.toContain(SECRET_NAME);
+    expect(lines.join("\n")).not.toContain(SECRET_CONN);
+  });
+
+  test("several deployments (an export and history checkpoints): each user once, its status read against the newest", () => {
+    const checkpoint = { version: 3, checkpoint: { stack: "dev", latest: exported.deployment } };
+    // Given in any order: the newest by manifest time is the reference.
+    for (const inputs of [
+      [checkpoint, later, checkpoint],
+      [later, checkpoint],
+    ]) {
+      const found = pendingStorageUsers(inputs);
+      expect(found.map((p) => [p.userName, p.status])).toEqual([
+        ["su-7k2m9x", "unaccounted"],
+        ["alice", "in stack"],
+        [undefined, "unaccounted"],
+      ]);
+    }
+    // The same user name on another connection is another user: not in the stack.
+    const elsewhere = structuredClone(later);
+    const moved = elsewhere.deployment.resources[1] as {
+      inputs: { connection?: string };
+      outputs: { connection?: string };
+    };
+    moved.inputs.connection = moved.outputs.connection = "us";
+    expect(pendingStorageUsers([checkpoint, elsewhere]).find((p) => p.userName === "alice")?.status).toBe(
+      "unaccounted",
+    );
+  });
+
+  test("dealtWith: names, or lines an earlier run printed, mark those users dealt with", () => {
+    const earlier = pendingStorageUsers(exported).map(formatPendingStorageUser);
+    expect(pendingStorageUsers(exported, { dealtWith: [earlier[0]] }).map((p) => p.status)).toEqual([
+      "dealt with",
+      "unaccounted",
+      "unaccounted",
+    ]);
+    expect(pendingStorageUsers(exported, { dealtWith: ["alice", "", "  "] }).map((p) => p.status)).toEqual([
+      "unaccounted",
+      "dealt with",
+      "unaccounted",
+    ]);
+  });
+
+  test.each([
+    ["a string", "text"],
+    ["null", null],
+    ["a list", []],
+    ["an object of another kind", { stack: "dev" }],
+    ["pending_operations not a list", { deployment: { pending_operations: {} } }],
+  ])("%s: StorageUserError [PENDING_INPUT_UNREADABLE]", (_what, input) => {
+    let caught: unknown;
+    try {
+      pendingStorageUsers(input);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(StorageUserError);
+    expect((caught as StorageUserError).code).toBe("PENDING_INPUT_UNREADABLE");
+    expect((caught as Error).message).toMatch(
+      /^\[PENDING_INPUT_UNREADABLE\] .*: pass the output of `pulumi stack export`/,
+    );
+  });
+});
+
+describe('the bin, as built (package.json "bin")', () => {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "psu-pending-"));
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8"));
+  const bin = path.join(repoRoot, pkg.bin["pulumi-storage-user"]);
+  /** `pulumi-storage-user ...` as npx starts it: the bin's file under this Node.js. */
+  const npx = (args: string[], input?: string) =>
+    spawnSync(process.execPath, [bin, ...args], { cwd: work, input, encoding: "utf8" });
+
+  test("pending on standard input: one line per user, exit 1", () => {
+    const r = npx(["pending"], JSON.stringify(exported));
+    expect(r.status).toBe(1);
+    expect(r.stdout.trim().split("\n")).toEqual(pendingStorageUsers(exported).map(formatPendingStorageUser));
+    expect(r.stderr).toContain("3 StorageUser create(s) were in flight");
+    expect(r.stdout + r.stderr).not.toContain(SECRET_NAME);
+    expect(r.stdout + r.stderr).not.toContain(SECRET_CONN);
+  });
+
+  test("pending on a file; none pending: exit 0 and no output", () => {
+    const file = path.join(work, "export.json");
+    fs.writeFileSync(file, JSON.stringify(exported));
+    const r = npx(["pending", file]);
+    expect(r.status).toBe(1);
+    expect(r.stdout.trim().split("\n")).toHaveLength(3);
+    const clean = path.join(work, "clean.json");
+    fs.writeFileSync(clean, JSON.stringify({ version: 3, deployment: { manifest: {}, resources: [] } }));
+    const none = npx(["pending", clean]);
+    expect([none.status, none.stdout]).toEqual([0, ""]);
+  });
+
+  test("several files and standard input: each user once with its status; --dealt-with takes an earlier run's output; exit 0 once none is unaccounted", () => {
+    const first = path.join(work, "checkpoint-1.json");
+    const second = path.join(work, "checkpoint-2.json");
+    fs.writeFileSync(first, JSON.stringify({ version: 3, checkpoint: { stack: "dev", latest: exported.deployment } }));
+    fs.writeFileSync(second, JSON.stringify({ version: 3, checkpoint: { stack: "dev", latest: later.deployment } }));
+    const r = npx(["pending", "-", first, second], JSON.stringify(exported));
+    expect(r.status).toBe(1);
+    const lines = r.stdout.trim().split("\n");
+    expect(lines.map((l) => l.split("\t")[3])).toEqual(["unaccounted", "in stack", "unaccounted"]);
+    expect(r.stderr).toContain("3 StorageUser create(s) were in flight when a run stopped; 2 unaccounted");
+    // The operator works through the list and keeps it; the next run names nothing new.
+    const kept = path.join(work, "dealt-with.txt");
+    fs.writeFileSync(kept, lines.join("\n"));
+    const again = npx(["pending", "--dealt-with", kept, first, second]);
+    expect(
+      again.stdout
+        .trim()
+        .split("\n")
+        .map((l) => l.split("\t")[3]),
+    ).toEqual(["dealt with", "in stack", "unaccounted"]);
+    // The secret-named user cannot be matched by name: it stays unaccounted until the operator sees it with --show-secrets.
+    expect(again.status).toBe(1);
+    const withoutSecret = structuredClone(later);
+    withoutSecret.deployment.pending_operations = withoutSecret.deployment.pending_operations.filter(
+      (o) => o.resource.urn !== urn("hidden"),
+    );
+    fs.writeFileSync(second, JSON.stringify({ version: 3, deployment: withoutSecret.deployment }));
+    const done = npx(["pending", "--dealt-with", kept, second]);
+    expect([
+      done.status,
+      done.stdout
+        .trim()
+        .split("\n")
+        .map((l) => l.split("\t")[3]),
+    ]).toEqual([0, ["dealt with", "in stack"]]);
+    expect(done.stderr).toContain("0 unaccounted");
+  });
+
+  test("no input on a terminal: the usage, exit 2, instead of waiting", () => {
+    // `script` gives the bin a terminal as its standard input, as an operator's shell does.
+    const r = spawnSync("script", ["-qec", `'${process.execPath}' '${bin}' pending`, "/dev/null"], {
+      cwd: work,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stdout).toMatch(/\[USAGE\] nothing piped in: usage: pulumi stack export \| pulumi-storage-user pending/);
+  });
+
+  test.each([["--help"], ["pending", "--help"], ["help"]])(
+    "%s %s: what pending does and its exit statuses, exit 0",
+    (...args) => {
+      const r = npx(args.filter(Boolean));
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(/^usage: pulumi stack export \| pulumi-storage-user pending/);
+      expect(r.stdout).toContain(
+        "Exit status: 1 when any is unaccounted, 0 when none, 2 when an input cannot be read.",
+      );
+    },
+  );
+
+  test.each([
+    ["not JSON", ["pending"], "{ not json", /^\[PENDING_INPUT_UNREADABLE\] standard input is not JSON \(10 bytes\)/],
+    ["empty input", ["pending"], "", /^\[PENDING_INPUT_UNREADABLE\] standard input is not JSON \(empty\)/],
+    ["no deployment", ["pending"], '{"stack":"dev"}', /^\[PENDING_INPUT_UNREADABLE\] the input has neither/],
+    [
+      "missing file",
+      ["pending", "/nonexistent/export.json"],
+      undefined,
+      /^\[PENDING_INPUT_UNREADABLE\] cannot read \/nonexistent\/export.json \(ENOENT\)/,
+    ],
+    ["unknown command", ["frobnicate"], undefined, /^\[USAGE\] unknown command/],
+    ["--dealt-with without its file", ["pending", "--dealt-with"], "{}", /^\[USAGE\] --dealt-with needs a file/],
+  ])("%s: exit 2 with a coded message", (_what, args, input, message) => {
+    const r = npx(args, input);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(
+      r.stderr
+        .split("\n")
+        .filter((l) => !l.startsWith("npm warn"))
+        .join("\n"),
+    ).toMatch(message);
+  });
+});
