@@ -147,7 +147,7 @@ export default defineConfig(
     // The providers handed to Pulumi's closure serializer: each function require()s the runtime
     // module by package name when it runs in the plugin, so state carries a one-line require
     // instead of the module's code; what that require returns is untyped by construction.
-    files: ["provider/program/serializable.ts"],
+    files: ["provider/serializable.ts"],
     rules: {
       "@typescript-eslint/no-require-imports": "off",
       ...untyped,

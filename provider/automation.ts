@@ -3,12 +3,12 @@
  * failures and warnings typed (from its engine events, else from the CommandError's text), config
  * checked before it is written, and the creates a force-stop left pending. docs/automation-api.md.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
-import { assertStorageConfig, configKeys, connectionsKey, parseConnections, settingKeys } from "./connections";
-import { errorCodes, StorageUserError, StorageUserErrorCode } from "./errors";
-import { StorageUserWarningCode, warningCodes } from "./warnings";
-import { readProjectFile, stackConfigFile } from "./project-file";
+import type { ConfigMap, EngineEvent, Stack, Workspace } from "@pulumi/pulumi/automation";
+import { checkConfig, PlainAt } from "./config";
+import { errorCodes, StorageUserErrorCode, StorageUserWarningCode, warningCodes } from "./messages";
+import { nameFromUrn } from "./inputs";
+import { plainInFiles, readProjectFile, stackConfigFile } from "./project-file";
 
 /** One failure or warning of a StorageUser (or its ledger, or the run's configuration). */
 export interface StorageUserDiagnostic<Code extends string> {
@@ -16,7 +16,7 @@ export interface StorageUserDiagnostic<Code extends string> {
   code: Code;
   /** The whole text, `[CODE] what happened: what to do`. */
   message: string;
-  /** The resource it concerns; undefined for the stack (configuration refused before anything was registered) or when read from text. */
+  /** The resource it concerns; undefined for the stack, or when read from text. */
   urn?: string;
   /** The resource's Pulumi name, from its URN or from the message. */
   resourceName?: string;
@@ -27,89 +27,45 @@ export interface StorageUserDiagnostic<Code extends string> {
 export type StorageUserFailure = StorageUserDiagnostic<StorageUserErrorCode>;
 /** A warning of a run: a diagnostic of severity `warning` with one of the warning codes. */
 export type StorageUserWarning = StorageUserDiagnostic<StorageUserWarningCode>;
+/** The parts of an engine event read here. */
+export type EngineEventLike = Pick<
+  EngineEvent,
+  "diagnosticEvent" | "resourcePreEvent" | "resOutputsEvent" | "resOpFailedEvent"
+>;
+/** Config values as the Automation API takes and gives them. */
+export type ConfigMapLike = ConfigMap;
+/** The parts of an Automation API `Stack` read by {@link checkStackConfig}. */
+export type StackLike = Pick<Stack, "name" | "getAllConfig"> & { workspace: Pick<Workspace, "workDir"> };
 
-/** The parts of `@pulumi/pulumi/automation`'s EngineEvent read here. */
-export interface EngineEventLike {
-  /** A failure or warning: its text, its severity and, for a resource, its URN. */
-  diagnosticEvent?: {
-    /** The resource it concerns; absent for the stack. */
-    urn?: string;
-    /** The text, `[CODE] …` when it is the provider's. */
-    message: string;
-    /** `error`, `warning`, or another severity (ignored). */
-    severity: string;
-  };
-  /** A step about to run: where a resource's inputs, hence its userName, are read from. */
-  resourcePreEvent?: {
-    /** The step. */
-    metadata: StepLike;
-  };
-  /** A step done: read like `resourcePreEvent`. */
-  resOutputsEvent?: {
-    /** The step. */
-    metadata: StepLike;
-  };
-  /** A step failed: read like `resourcePreEvent`. */
-  resOpFailedEvent?: {
-    /** The step. */
-    metadata: StepLike;
-  };
-}
-/**
- * A step's metadata, only what is read here.
- * @inline
- */
-interface StepLike {
-  /** The resource's URN. */
-  urn: string;
-  /** The resource's state before the step. */
-  old?: {
-    /** Its inputs, `userName` among them. */
-    inputs?: Record<string, unknown>;
-  };
-  /** The resource's state after the step. */
-  new?: {
-    /** Its inputs, `userName` among them. */
-    inputs?: Record<string, unknown>;
-  };
-}
-
-const CODED = /^\[([A-Z_]+)\] /;
+const OURS = /[:$](?:pulumi-nodejs:dynamic\/storage:StorageUser(?:Ledger)?|storage-user:index:StorageUser)::/;
 /** Program-side refusals name the resource: "StorageUser 'app' has invalid arguments…". */
 const NAMED = /^\[[A-Z_]+\] StorageUser(?:Ledger)? '([^']+)'/;
-const OUR_TYPE = /::pulumi-nodejs:dynamic\/storage:StorageUser(?:Ledger)?::/;
 
-/** `urn:pulumi:stack::project::type::name` → name (the name may contain "::"). */
-const nameOfUrn = (urn: string) => urn.split("::").slice(3).join("::");
-
-function diagnostic<Code extends string>(
-  codes: readonly Code[],
-  text: string,
-  urn?: string,
-  userName?: string,
-): StorageUserDiagnostic<Code> | undefined {
+function diagnostic<C extends string>(codes: readonly C[], text: string, urn?: string, userName?: string) {
   const message = text.trim();
-  const code = CODED.exec(message)?.[1] as Code | undefined;
+  const code = /^\[([A-Z_]+)\] /.exec(message)?.[1] as C | undefined;
   if (!code || !codes.includes(code)) return undefined;
   // A diagnostic of another resource (the stack's "update failed") is no StorageUser's.
-  const ours = urn !== undefined && OUR_TYPE.test(urn);
-  const resourceName = ours ? nameOfUrn(urn) : NAMED.exec(message)?.[1];
-  return {
+  const ours = urn !== undefined && OURS.test(urn);
+  const resourceName = ours ? nameFromUrn(urn) : NAMED.exec(message)?.[1];
+  const d: StorageUserDiagnostic<C> = {
     code,
     message,
     ...(ours ? { urn } : {}),
     ...(resourceName ? { resourceName } : {}),
-    ...(ours && userName ? { userName } : {}),
   };
+  return ours && userName ? { ...d, userName } : d;
 }
 
-function unique<T extends StorageUserDiagnostic<string>>(list: T[]): T[] {
+const unique = <T extends StorageUserDiagnostic<string>>(list: (T | undefined)[]) => {
   const seen = new Set<string>();
-  return list.filter((d) => {
-    const key = `${d.urn ?? d.resourceName ?? ""}\n${d.message}`;
-    return seen.has(key) ? false : (seen.add(key), true);
-  });
-}
+  return list.filter(
+    (d): d is T =>
+      !!d &&
+      !seen.has(`${d.urn ?? d.resourceName}\n${d.message}`) &&
+      !!seen.add(`${d.urn ?? d.resourceName}\n${d.message}`),
+  );
+};
 
 /** The failures and warnings in a run's engine events, each once, in the order they came. */
 export function storageUserDiagnostics(events: Iterable<EngineEventLike>): {
@@ -122,159 +78,96 @@ export function storageUserDiagnostics(events: Iterable<EngineEventLike>): {
   const userNames = new Map<string, string>();
   for (const e of list) {
     const step = e.resourcePreEvent?.metadata ?? e.resOutputsEvent?.metadata ?? e.resOpFailedEvent?.metadata;
-    const name = step?.new?.inputs?.userName ?? step?.old?.inputs?.userName;
+    const name: unknown = step?.new?.inputs?.userName ?? step?.old?.inputs?.userName ?? step?.new?.outputs?.userName;
     if (step && typeof name === "string") userNames.set(step.urn, name);
   }
-  const failures: StorageUserFailure[] = [];
-  const warnings: StorageUserWarning[] = [];
-  for (const e of list) {
-    const d = e.diagnosticEvent;
-    if (!d) continue;
-    const userName = d.urn === undefined ? undefined : userNames.get(d.urn);
-    if (d.severity === "error") {
-      const f = diagnostic(errorCodes, d.message, d.urn, userName);
-      if (f) failures.push(f);
-    } else if (d.severity === "warning") {
-      const w = diagnostic(warningCodes, d.message, d.urn, userName);
-      if (w) warnings.push(w);
-    }
-  }
-  return { failures: unique(failures), warnings: unique(warnings) };
+  const diagnostics = list.map((e) => e.diagnosticEvent).filter((d) => d !== undefined);
+  const of = <C extends string>(severity: string, codes: readonly C[]) =>
+    unique(
+      diagnostics
+        .filter((d) => d.severity === severity)
+        .map((d) => diagnostic(codes, d.message, d.urn, d.urn && userNames.get(d.urn))),
+    );
+  return { failures: of("error", errorCodes), warnings: of("warning", warningCodes) };
 }
 
 /**
- * The provider's failures in a failed `up`/`preview`/`refresh`/`destroy`: from its engine
- * events when given (with URN and userName), else from the error's text (a CommandError's
- * message holds the CLI's output). Empty when the failure is not the provider's.
+ * The provider's failures in a failed `up`/`preview`/`refresh`/`destroy`: from its engine events when
+ * given (with URN and userName), else from the error's text (a CommandError's message holds the CLI's
+ * output). Empty when the failure is not the provider's.
  */
-// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the union documents what is expected; anything else is read as no events
+// eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the union documents what is expected; anything else reads as no events
 export function storageUserFailures(source: Iterable<EngineEventLike> | unknown): StorageUserFailure[] {
-  if (source !== null && typeof source === "object" && Symbol.iterator in source) {
+  if (source !== null && typeof source === "object" && Symbol.iterator in source)
     return storageUserDiagnostics(source as Iterable<EngineEventLike>).failures;
-  }
   const text = source instanceof Error ? source.message : typeof source === "string" ? source : "";
-  const failures: StorageUserFailure[] = [];
   let header: string | undefined;
-  for (const line of text.split("\n")) {
-    // The Diagnostics section: "  pulumi-nodejs:dynamic/storage:StorageUser (app):", then its lines.
-    const section = /^ {2}(\S+) \((.+)\):$/.exec(line);
-    if (section)
-      header = /^pulumi-nodejs:dynamic\/storage:StorageUser(Ledger)?$/.test(section[1]) ? section[2] : undefined;
-    const at = line.indexOf("error: [");
-    if (at < 0) continue;
-    // A progress line names its resource before the error: " +  pulumi-nodejs:dynamic/storage:StorageUser app creating (0s) error: …".
-    const progress = /pulumi-nodejs:dynamic\/storage:StorageUser(?:Ledger)? (\S+) /.exec(line.slice(0, at))?.[1];
-    const f = diagnostic(errorCodes, line.slice(at + "error: ".length));
-    if (f)
-      failures.push({ ...f, ...((progress ?? header) && !f.resourceName ? { resourceName: progress ?? header } : {}) });
-  }
-  return unique(failures);
+  const ours = (type: string) =>
+    /^(pulumi-nodejs:dynamic\/storage:StorageUser(Ledger)?|storage-user:index:StorageUser)$/.test(type);
+  return unique(
+    text.split("\n").map((line) => {
+      // The Diagnostics section: "  pulumi-nodejs:dynamic/storage:StorageUser (app):", then its lines.
+      const section = /^ {2}(\S+) \((.+)\):$/.exec(line);
+      if (section) header = ours(section[1]) ? section[2] : undefined;
+      const at = line.indexOf("error: [");
+      if (at < 0) return undefined;
+      // A progress line names its resource before the error: " +  <type> app creating (0s) error: …".
+      const progress = / (\S+:\S+) (\S+) /.exec(line.slice(0, at));
+      const named = progress && ours(progress[1]) ? progress[2] : header;
+      const f = diagnostic(errorCodes, line.slice(at + "error: ".length));
+      return f && !f.resourceName && named ? { ...f, resourceName: named } : f;
+    }),
+  );
 }
 
-/** Config values as the Automation API takes and gives them (`ConfigMap`). */
-export type ConfigMapLike = Record<
-  string,
-  {
-    /** The value; an object set without `path` is its JSON text. */
-    value: string;
-    /** Whether it is to be (or is) stored encrypted. */
-    secret?: boolean;
-  }
->;
+/** Whether `value` is set as a secret: a per-path key's own flag, else its top-level key's. */
+const plainIn =
+  (config: ConfigMap, where: string, path?: boolean) =>
+  (key: string): PlainAt =>
+    (path ? config[key]?.secret : config[key.split(".")[0]]?.secret) ? undefined : { where, inline: true };
 
-const plainToken = (connection?: string) => {
-  const k = settingKeys("accessToken", connection);
-  return new StorageUserError("CONFIG_NOT_SECRET", {
-    key: k.key,
-    where: "the config about to be set",
-    path: k.path,
-    env: k.env,
-    inline: true,
-  });
-};
-
-/** Sets `value` at the dot-separated `segments` of `tree` (the part of Pulumi's path syntax config keys here use). */
-function setPath(tree: Record<string, unknown>, segments: string[], value: string): void {
-  const [head, ...rest] = segments;
-  if (rest.length === 0) tree[head] = value;
-  else {
-    const next = typeof tree[head] === "object" && tree[head] !== null ? (tree[head] as Record<string, unknown>) : {};
-    tree[head] = next;
-    setPath(next, rest, value);
-  }
-}
-
-/**
- * Refuses config **before** it is written anywhere: call it on the ConfigMap a service is about
- * to give `stack.setAllConfig(config, path)`, so a plain token never reaches the workspace's
- * `Pulumi.<stack>.yaml` or the backend. Throws `[CONFIG_NOT_SECRET]` for a token without
- * `secret: true`, and `[CONFIG_INVALID]` for any key under `storage:` that is no setting (a typo
- * such as `storage:accessTokn` or `storage:connections.eu.accesToken`), naming the key, never
- * the value. `path`: the keys use Pulumi's path syntax, as `setAllConfig(config, true)` reads them.
- */
-export function checkStorageConfig(config: ConfigMapLike, options: { path?: boolean } = {}): void {
+/** ConfigMap → values by full key: path keys (`storage:connections.eu.baseUrl`) folded into their top-level object's JSON. */
+function valuesOf(config: ConfigMap, path?: boolean): Record<string, string> {
   const values: Record<string, string> = {};
   const trees: Record<string, Record<string, unknown>> = {};
   for (const [key, { value }] of Object.entries(config)) {
-    const dot = options.path ? key.indexOf(".") : -1;
-    if (dot < 0) values[key] = value;
-    else setPath((trees[key.slice(0, dot)] ??= {}), key.slice(dot + 1).split("."), value);
+    const [top, ...rest] = path ? key.split(".") : [key];
+    if (rest.length === 0) values[key] = value;
+    else
+      rest.reduce<Record<string, unknown>>(
+        (t, k, i) => (t[k] = i === rest.length - 1 ? value : (t[k] ?? {})) as Record<string, unknown>,
+        (trees[top] ??= {}),
+      );
   }
-  for (const [top, tree] of Object.entries(trees)) values[top] = JSON.stringify(tree);
-  assertStorageConfig(values, undefined);
-  const token = config[configKeys.accessToken.key];
-  if (token?.value && !token.secret) throw plainToken();
-  for (const [name, entry] of Object.entries(parseConnections(values[connectionsKey]) ?? {})) {
-    if (!entry.accessToken) continue;
-    const secret = options.path ? config[settingKeys("accessToken", name).key]?.secret : config[connectionsKey]?.secret;
-    if (!secret) throw plainToken(name);
-  }
-}
-
-/** The parts of an Automation API `Stack` read by checkStackConfig. */
-export interface StackLike {
-  /** The stack's name, which names its settings file `Pulumi.<name>.yaml`. */
-  name: string;
-  /** The stack's config: each key's value and whether it is secret. */
-  getAllConfig(): Promise<ConfigMapLike>;
-  /** The workspace, whose `workDir` holds the stack's settings file. */
-  workspace: {
-    /** The directory of `Pulumi.yaml` and the stack settings files. */
-    workDir: string;
-  };
+  return { ...values, ...Object.fromEntries(Object.entries(trees).map(([k, t]) => [k, JSON.stringify(t)])) };
 }
 
 /**
- * Refuses a stack whose existing config (set earlier, by hand or by another service) holds a
- * storage API token in plain text (`[CONFIG_NOT_SECRET]`) or a key under `storage:` that is no
- * setting (`[CONFIG_INVALID]`), before any Pulumi operation records that config in the backend's
- * history. Config a service sets itself goes through {@link checkStorageConfig} first, before it
- * is written. The same two sources as the program's check (program/stack-config.ts): the secret
- * flag of each top-level key, and, for the tokens inside `storage:connections`, the stack's
- * settings file, where a secret value is stored encrypted.
+ * Refuses config **before** it is written anywhere: call it on the ConfigMap a service is about to give
+ * `stack.setAllConfig(config, path)`. Throws `[CONFIG_NOT_SECRET]` for a token without `secret: true`
+ * and `[CONFIG_INVALID]` for any key under `storage:` that is no setting, naming the key, never the value.
+ */
+export function checkStorageConfig(config: ConfigMapLike, options: { path?: boolean } = {}): void {
+  checkConfig(valuesOf(config, options.path), plainIn(config, "the config about to be set", options.path));
+}
+
+/**
+ * Refuses a stack whose config (set earlier, by hand or by another service) holds a token in plain text
+ * (`[CONFIG_NOT_SECRET]`) or a key under `storage:` that is no setting (`[CONFIG_INVALID]`), before any
+ * Pulumi operation records that config in the backend's history.
  */
 export async function checkStackConfig(stack: StackLike): Promise<void> {
   const config = await stack.getAllConfig();
-  const project = readProjectFile(stack.workspace.workDir);
-  assertStorageConfig(Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v.value])), project?.name);
-  const file = stackConfigFile(stack.workspace.workDir, stack.name, project);
+  const dir = stack.workspace.workDir;
+  const file = stackConfigFile(dir, stack.name);
   const where = file ? path.basename(file) : "the stack's config file";
-  const token = config[configKeys.accessToken.key];
-  if (token?.value && !token.secret) {
-    const k = settingKeys("accessToken");
-    throw new StorageUserError("CONFIG_NOT_SECRET", { key: k.key, where, path: k.path, env: k.env, inline: true });
-  }
-  const entry = config[connectionsKey];
-  const text = file ? fs.readFileSync(file, "utf8") : "";
-  for (const [name, c] of Object.entries(parseConnections(entry?.value) ?? {})) {
-    // Short values could appear in the file by coincidence; real tokens are longer.
-    if (c.accessToken && (!entry.secret || (c.accessToken.length >= 8 && text.includes(c.accessToken)))) {
-      const k = settingKeys("accessToken", name);
-      throw new StorageUserError("CONFIG_NOT_SECRET", { key: k.key, where, path: k.path, env: k.env, inline: true });
-    }
-  }
+  checkConfig(
+    Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v.value])),
+    (key, value) => plainIn(config, where)(key) ?? (plainInFiles(dir, stack.name, value) && { where, inline: true }),
+    { project: readProjectFile(dir)?.name },
+  );
 }
 
-/** After a force-stopped `up`: the StorageUser creates left pending, users that may exist unrecorded (docs/failure-modes.md); also the bin `pulumi-storage-user pending`. */
+/** After a force-stopped `up`: the StorageUser creates left pending, users that may exist unrecorded (docs/failure-modes.md). */
 export { pendingStorageUsers, formatPendingStorageUser } from "./pending";
 export type { PendingStatus, PendingStorageUser, DeploymentLike } from "./pending";

@@ -1,6 +1,6 @@
-/** Every tunable the provider uses, in one place. Documented in docs/configuration.md "Network, timeouts and retries". */
+/** Every tunable the provider uses, in one place (docs/configuration.md "Network, timeouts and retries"). */
 export const defaults = {
-  /** Sent as `PersistPassword: 0` when the input is omitted (see docs/decisions.md). */
+  /** Sent as `PersistPassword: 0` when the input is omitted (docs/decisions.md). */
   persistPassword: false,
   /** TCP + TLS handshake budget for one attempt. */
   connectTimeoutMs: 10_000,
@@ -16,12 +16,8 @@ export const defaults = {
   retryBaseDelayMs: 500,
   /** The longest back-off between two attempts, a `Retry-After` floor aside. */
   maxRetryDelayMs: 20_000,
-  /** Same-origin 307/308 hops followed before giving up. */
-  maxRedirects: 3,
   /** Larger answers are cut and treated as unusable. */
   maxResponseBytes: 1024 * 1024,
   /** Upper bound on userName length; the spec names none, so this only stops garbage. */
   maxUserNameLength: 256,
 } as const;
-
-export type Defaults = typeof defaults;

@@ -1,176 +1,116 @@
-// Users that may exist on the service without being in the stack: the StorageUser creates a
-// force-stopped run left as pending operations (docs/failure-modes.md "After a force-stop").
-// The engine's own warning about them names URNs only; an auto-named user's name is in the
-// pending operation's inputs, and nowhere else once the next `up` has dropped the operation.
-// Plain data in, plain data out: no Pulumi SDK, so the bin starts fast and services can call it
-// on what `stack.exportStack()` returns.
-import { StorageUserError } from "./errors";
+/**
+ * Users that may exist on the service without being in the stack: the StorageUser creates a
+ * force-stopped run left as pending operations (docs/failure-modes.md "After a force-stop"). Plain data
+ * in and out, no Pulumi SDK: the bin starts fast, and services call it on `stack.exportStack()`.
+ */
+import type { Deployment } from "@pulumi/pulumi/automation";
+import { StorageUserError } from "./messages";
+import { generatedName, SUFFIX } from "./inputs";
+import { SECRET_SIG } from "./model";
 
-/** Type token of StorageUser resources (`pulumi-nodejs:dynamic/<module>:<name>`). */
-const STORAGE_USER_TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";
-/** Marks an encrypted/secret value in an exported deployment: never read its contents. */
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+/** StorageUser's types: the TypeScript dynamic resource, and the plugin's custom resource (YAML, Go). */
+const TYPES = new Set(["pulumi-nodejs:dynamic/storage:StorageUser", "storage-user:index:StorageUser"]);
 
 /** A StorageUser create that may have made a user the stack does not record. */
 export interface PendingStorageUser {
   /** The user name sent in the POST (given or generated); undefined when it is a secret in state. */
   userName: string | undefined;
-  /** The named connection (`storage:connections`), or undefined: the default one, `storage:baseUrl`. */
+  /** The named connection, or undefined: the default one. */
   connection: string | undefined;
   /** Whether the connection name is a secret in state (then `connection` is undefined). */
   connectionIsSecret: boolean;
-  /** The resource's URN (what `pulumi state delete` / the engine's warning name). */
+  /** The resource's URN (what `pulumi state delete` and the engine's warning name). */
   urn: string;
-  /** The engine's operation kind; always "creating": updates and deletes of a StorageUser call no API. */
+  /** The engine's operation kind; always "creating": a StorageUser's update and delete call no API. */
   operation: "creating";
-  /**
-   * `unaccounted`: the user may exist on the service and no stack records it: deal with it.
-   * `in stack`: the newest deployment read holds a StorageUser of that userName and connection
-   * (a later `up` created it; nothing to do). `dealt with`: named in the operator's list
-   * (`dealtWith`), typically the list an earlier run printed and the operator has worked through.
-   */
+  /** See {@link PendingStatus}. */
   status: PendingStatus;
 }
 
-/** See {@link PendingStorageUser.status}. */
+/**
+ * `unaccounted`: the user may exist on the service and no stack records it: deal with it. `in stack`:
+ * the newest deployment holds a StorageUser of that userName and connection (a later up created it).
+ * `dealt with`: named in the operator's list (`dealtWith`).
+ */
 export type PendingStatus = "unaccounted" | "in stack" | "dealt with";
 
-/** A pending operation as the engine writes it (apitype.OperationV2), only what is read here. */
-interface OperationLike {
-  type?: unknown;
-  resource?: { urn?: unknown; type?: unknown; inputs?: Record<string, unknown> };
-}
-
-/** The shapes accepted, whichever the operator has at hand. */
+/** `pulumi stack export` or `stack.exportStack()`, its `.deployment`, or a file backend's checkpoint file. */
 export type DeploymentLike =
-  /** `pulumi stack export` output, or `await stack.exportStack()` (Automation API). */
-  | {
-      /** The deployment: its resources and pending operations. */
-      deployment?: unknown;
-      /** The export format's version. */
-      version?: number;
-    }
-  /** `.deployment` of either. */
-  | {
-      /** The operations in flight when the last run stopped: what is read. */
-      pending_operations?: unknown;
-      /** The stack's resources. */
-      resources?: unknown;
-      /** The deployment's manifest. */
-      manifest?: unknown;
-    }
-  /** A file backend's checkpoint (`.pulumi/stacks/...`, `.pulumi/history/...checkpoint.json`, `.pulumi/backups/...`). */
-  | {
-      /** The checkpoint. */
-      checkpoint?: {
-        /** The deployment it holds; absent for an empty stack. */
-        latest?: unknown;
-      };
-    };
+  Deployment | { pending_operations?: unknown; resources?: unknown } | { checkpoint?: { latest?: unknown } };
 
-/** The error for an input that is not a deployment in any accepted shape. */
-const unreadable = (problem: "notAnObject" | "unknownShape" | "pendingNotAList" | "nothingGiven") =>
-  new StorageUserError("PENDING_INPUT_UNREADABLE", { problem });
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const notADeployment = (why: string) =>
+  new StorageUserError("PENDING_INPUT_UNREADABLE", { problem: "notADeployment", why });
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const isSecret = (v: unknown) => isObject(v) && SECRET_SIG in v;
-
-/** The deployment object inside any accepted shape. */
-function deploymentOf(input: unknown): Record<string, unknown> {
-  if (!isObject(input)) throw unreadable("notAnObject");
-  if (isObject(input.deployment)) return input.deployment;
-  if (isObject(input.checkpoint)) {
-    // An empty stack's checkpoint has no `latest`: nothing pending.
-    return isObject(input.checkpoint.latest) ? input.checkpoint.latest : {};
-  }
+function deploymentOf(input: unknown): Obj {
+  if (!isObj(input)) throw notADeployment("the input is not a JSON object");
+  if (isObj(input.deployment)) return input.deployment;
+  // An empty stack's checkpoint has no `latest`: nothing pending.
+  if (isObj(input.checkpoint)) return isObj(input.checkpoint.latest) ? input.checkpoint.latest : {};
   if ("pending_operations" in input || "resources" in input || "manifest" in input) return input;
-  throw unreadable("unknownShape");
+  throw notADeployment("the input has neither `deployment`, `checkpoint` nor `resources`/`pending_operations`");
 }
 
-type Found = Omit<PendingStorageUser, "status">;
-
-/** The pending StorageUser creates of one deployment. */
-function pendingIn(d: Record<string, unknown>): Found[] {
-  const ops = d.pending_operations ?? [];
-  if (!Array.isArray(ops)) throw unreadable("pendingNotAList");
-  const out: Found[] = [];
-  for (const op of ops as OperationLike[]) {
-    if (!isObject(op) || op.type !== "creating" || !isObject(op.resource)) continue;
-    const r = op.resource;
-    if (r.type !== STORAGE_USER_TYPE) continue;
-    const inputs = isObject(r.inputs) ? r.inputs : {};
-    const userName = typeof inputs.userName === "string" ? inputs.userName : undefined;
-    const connection = typeof inputs.connection === "string" ? inputs.connection : undefined;
-    out.push({
-      userName,
-      connection,
-      connectionIsSecret: isSecret(inputs.connection),
-      urn: typeof r.urn === "string" ? r.urn : "",
-      operation: "creating",
-    });
-  }
-  return out;
-}
-
-/** `userName` + connection of every StorageUser a deployment records. */
-function recordedUsers(d: Record<string, unknown>): Set<string> {
-  const keys = new Set<string>();
-  for (const r of Array.isArray(d.resources) ? d.resources : []) {
-    if (!isObject(r) || r.type !== STORAGE_USER_TYPE) continue;
-    const props = { ...(isObject(r.inputs) ? r.inputs : {}), ...(isObject(r.outputs) ? r.outputs : {}) };
-    if (typeof props.userName === "string")
-      keys.add(keyOf(props.userName, typeof props.connection === "string" ? props.connection : undefined));
-  }
-  return keys;
-}
-
+const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+/** A user's name as state holds it: given, or generated by the plugin from its suffix and the URN. */
+const nameOf = (p: Obj, urn: unknown) =>
+  str(p.userName) ?? (typeof p[SUFFIX] === "string" ? generatedName(String(urn), p[SUFFIX]) : undefined);
 const keyOf = (userName: string, connection: string | undefined) => `${userName}\n${connection ?? ""}`;
-const timeOf = (d: Record<string, unknown>) =>
-  isObject(d.manifest) && typeof d.manifest.time === "string" ? Date.parse(d.manifest.time) || 0 : 0;
+const timeOf = (d: Obj) =>
+  isObj(d.manifest) && typeof d.manifest.time === "string" ? Date.parse(d.manifest.time) || 0 : 0;
 
 /**
- * The StorageUser creates that deployments hold as pending operations: each may have created a
- * user on the service that the stack does not record (a force-stopped `pulumi up`: SIGKILL, a
- * cancelled CI job, a second Ctrl-C). Run it on `pulumi stack export` **before** `pulumi
- * cancel`/`pulumi up`: the next `up` drops pending operations, and with them the only record of
- * generated names.
- *
- * Accepts the object `pulumi stack export` prints, `await stack.exportStack()` of the Automation
- * API or its `.deployment`, or a file backend's checkpoint file; or a list of them (the stack's
- * export and its history checkpoints): each user is listed once, and its status is read against
- * the newest deployment given (by its manifest's time; the last one given when times tie).
- * `dealtWith`: user names the operator has dealt with (lines of an earlier run's output are
- * accepted as they are). Secret values are never read: a userName or connection kept as a secret
- * comes back as undefined. Pending `updating` and `deleting` operations are not listed: a
- * StorageUser's update and delete make no API call.
- *
+ * The StorageUser creates that deployments hold as pending operations: each may have created a user the
+ * stack does not record (SIGKILL, a cancelled CI job, a second Ctrl-C). Run it on `pulumi stack export`
+ * **before** `pulumi cancel`/`pulumi up`: the next up drops them, and with them the only record of
+ * generated names. Given several deployments (an export and history checkpoints), each user is listed
+ * once, with its status read against the newest (by manifest time). `dealtWith`: user names (or lines
+ * an earlier run printed) the operator has dealt with. Secret values are never read.
  * @throws StorageUserError `PENDING_INPUT_UNREADABLE` when an input is no deployment.
  */
 export function pendingStorageUsers(
-  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the union documents what is expected; anything else is refused with PENDING_INPUT_UNREADABLE
-  deployments: DeploymentLike | unknown,
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- anything else is refused with PENDING_INPUT_UNREADABLE
+  deployments: DeploymentLike | DeploymentLike[] | unknown,
   options: { dealtWith?: Iterable<string> } = {},
 ): PendingStorageUser[] {
   const all = (Array.isArray(deployments) ? deployments : [deployments]).map(deploymentOf);
-  if (all.length === 0) throw unreadable("nothingGiven");
+  if (all.length === 0) throw notADeployment("no deployment was given");
   const newest = all.reduce((a, b) => (timeOf(b) >= timeOf(a) ? b : a));
-  const recorded = recordedUsers(newest);
-  const dealtWith = new Set(
-    [...(options.dealtWith ?? [])].map((line) => line.split("\t")[0].trim()).filter((n) => n !== ""),
+  const recorded = new Set(
+    [newest.resources ?? []].flat().flatMap((r: unknown) => {
+      if (!isObj(r) || !TYPES.has(String(r.type))) return [];
+      const p = { ...(isObj(r.inputs) ? r.inputs : {}), ...(isObj(r.outputs) ? r.outputs : {}) };
+      const name = nameOf(p, r.urn);
+      return name ? [keyOf(name, str(p.connection))] : [];
+    }),
   );
+  const dealtWith = new Set([...(options.dealtWith ?? [])].map((line) => line.split("\t")[0].trim()).filter(Boolean));
   const seen = new Set<string>();
   const out: PendingStorageUser[] = [];
-  for (const p of all.flatMap(pendingIn)) {
-    const id = `${p.urn}\n${p.userName ?? ""}\n${p.connection ?? ""}`;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const status: PendingStatus =
-      p.userName !== undefined && recorded.has(keyOf(p.userName, p.connection))
-        ? "in stack"
-        : p.userName !== undefined && dealtWith.has(p.userName)
-          ? "dealt with"
-          : "unaccounted";
-    out.push({ ...p, status });
+  for (const d of all) {
+    if (d.pending_operations !== undefined && !Array.isArray(d.pending_operations))
+      throw notADeployment("`pending_operations` is not a list");
+    for (const op of (d.pending_operations ?? []) as unknown[]) {
+      if (!isObj(op) || op.type !== "creating" || !isObj(op.resource) || !TYPES.has(String(op.resource.type))) continue;
+      const inputs = isObj(op.resource.inputs) ? op.resource.inputs : {};
+      const urn = str(op.resource.urn) ?? "";
+      const userName = nameOf(inputs, urn);
+      const connection = str(inputs.connection);
+      const id = `${urn}\n${userName ?? ""}\n${connection ?? ""}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const status: PendingStatus =
+        userName === undefined
+          ? "unaccounted"
+          : recorded.has(keyOf(userName, connection))
+            ? "in stack"
+            : dealtWith.has(userName)
+              ? "dealt with"
+              : "unaccounted";
+      const connectionIsSecret = isObj(inputs.connection) && SECRET_SIG[0] in inputs.connection;
+      out.push({ userName, connection, connectionIsSecret, urn, operation: "creating", status });
+    }
   }
   return out;
 }

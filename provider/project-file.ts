@@ -1,9 +1,10 @@
 /**
- * A project's `Pulumi.yaml` and its stack config file, read one way. Only the top-level scalar
- * keys the package needs are read (`name`, `main`, `stackConfigDir`), so no YAML parser is needed.
+ * A project's `Pulumi.yaml` and its stack config file, read one way: only the top-level scalar keys
+ * the package needs (`name`, `main`, `stackConfigDir`), so no YAML parser is needed.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type { PlainAt } from "./config";
 
 export interface ProjectFile {
   file: string;
@@ -12,29 +13,26 @@ export interface ProjectFile {
   stackConfigDir?: string;
 }
 
-/** A top-level `key: value`: plain, single- or double-quoted, a trailing comment dropped. */
-function topLevel(text: string, key: string): string | undefined {
-  const m = new RegExp(`^${key}:[ \\t]*(?:"([^"\\n]*)"|'([^'\\n]*)'|([^#\\n]*?))[ \\t]*(?:#.*)?$`, "m").exec(text);
-  const value = m ? (m[1] ?? m[2] ?? m[3]) : undefined;
-  return value === "" ? undefined : value;
-}
+const read = (file: string) => {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+};
 
 /** The project file in `dir` (`Pulumi.yaml`, else `Pulumi.yml`), or undefined. */
 export function readProjectFile(dir: string): ProjectFile | undefined {
-  for (const name of ["Pulumi.yaml", "Pulumi.yml"]) {
-    const file = path.join(dir, name);
-    let text: string;
-    try {
-      text = fs.readFileSync(file, "utf8");
-    } catch {
-      continue;
-    }
-    return {
-      file,
-      name: topLevel(text, "name"),
-      main: topLevel(text, "main"),
-      stackConfigDir: topLevel(text, "stackConfigDir"),
-    };
+  for (const file of ["Pulumi.yaml", "Pulumi.yml"].map((n) => path.join(dir, n))) {
+    const text = read(file);
+    if (text === undefined) continue;
+    // A top-level `key: value`: plain, single- or double-quoted, a trailing comment dropped.
+    const top = (key: string) =>
+      new RegExp(`^${key}:[ \\t]*(?:"([^"\\n]*)"|'([^'\\n]*)'|([^#\\n]*?))[ \\t]*(?:#.*)?$`, "m")
+        .exec(text)
+        ?.slice(1)
+        .find((v) => v !== undefined) || undefined;
+    return { file, name: top("name"), main: top("main"), stackConfigDir: top("stackConfigDir") };
   }
   return undefined;
 }
@@ -44,4 +42,18 @@ export function stackConfigFile(dir: string, stack: string, project = readProjec
   const configDir = project?.stackConfigDir ? path.resolve(dir, project.stackConfigDir) : dir;
   const short = stack.split("/").pop();
   return ["yaml", "yml"].map((ext) => path.join(configDir, `Pulumi.${short}.${ext}`)).find((f) => fs.existsSync(f));
+}
+
+/**
+ * Where a token's text stands in plain in the stack's config file or the project's `config:` block
+ * (which has no secret form); a secret value is stored encrypted there. Short values could appear
+ * by coincidence; real tokens are longer.
+ */
+export function plainInFiles(dir: string, stack: string, value: string): PlainAt {
+  const project = readProjectFile(dir);
+  const stackFile = stackConfigFile(dir, stack, project);
+  const has = (file?: string) => file !== undefined && value.length >= 8 && !!read(file)?.includes(value);
+  if (has(stackFile)) return { where: path.basename(stackFile!) };
+  if (has(project?.file)) return { where: path.basename(project!.file), project: true };
+  return undefined;
 }

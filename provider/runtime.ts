@@ -1,13 +1,10 @@
 /**
- * Frozen plugin entry of StorageUser. Its exports object *is* the provider that state refers to
- * as `require("pulumi-storage-user/dist/provider/runtime.js")` (program/serializable.ts): this
- * path and these exported names are a contract with every `__provider` in users' state files.
- * Keep it thin; the logic lives in plugin/user-provider.ts.
+ * StorageUser's provider, run by the dynamic-provider plugin. Frozen entry: state refers to it as
+ * `require("pulumi-storage-user/dist/provider/runtime.js")`, so this path and these exported methods
+ * are a contract with every `__provider` in users' state files.
  */
-import { Settings } from "./plugin/settings";
-import { userProvider } from "./plugin/user-provider";
+import { Settings } from "./config";
+import { lifecycle } from "./plugin/lifecycle";
 
-export const { configure, check, diff, create, update, read, remove } = userProvider(new Settings());
+export const { configure, check, diff, create, update, read, remove } = lifecycle(new Settings());
 export { remove as delete };
-export { toOutputs } from "./state";
-export type { StorageUserOutputs } from "./state";

@@ -1,16 +1,14 @@
 /**
- * `pulumi-storage-user/testing`: mocks for unit tests of a program that uses StorageUser, the
- * way Pulumi documents unit testing (`pulumi.runtime.setMocks`, no engine, no API). A
- * StorageUser's registration is answered with a realistic user, built by the same wire mapping
- * the provider stores a created user with; every other resource and call goes to your own mocks.
- * docs/unit-testing.md shows a whole test.
+ * `pulumi-storage-user/testing`: mocks for unit tests of a program that uses StorageUser, the way
+ * Pulumi documents it (`pulumi.runtime.setMocks`, no engine, no API). A StorageUser is answered with
+ * a realistic user, parsed and stored as the provider does; everything else goes to your own mocks.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
 import { defaults } from "./defaults";
 import { PREVIEW_MARK } from "./inputs";
-import { parseCreatedUser, UserInputs } from "./wire";
-import { toOutputs } from "./state";
+import { parseAnswer } from "./plugin/api";
+import { split } from "./model";
 
 /** The type token a StorageUser registers under (a dynamic resource of module `storage`). */
 export const storageUserType = "pulumi-nodejs:dynamic/storage:StorageUser";
@@ -92,20 +90,23 @@ export function storageUserMocks(
         return userMocks
           ? userMocks.newResource(args)
           : { id: `${args.name}-id`, state: args.inputs as Record<string, unknown> };
-      const given0 = args.inputs as Record<string, unknown>;
+      const { [PREVIEW_MARK]: _mark, ...given } = args.inputs as Record<string, unknown>;
       const userName =
-        typeof given0.userName === "string"
-          ? given0.userName
+        typeof given.userName === "string"
+          ? given.userName
           : `${args.name}-${createHash("sha256").update(args.name).digest("hex").slice(0, 7)}`;
-      const parsed = parseCreatedUser(mockApiUser(args.name, userName));
-      if (!parsed.ok) throw new Error(`mockApiUser does not match the wire mapping: ${parsed.problems.join("; ")}`);
-      const { [PREVIEW_MARK]: _mark, ...given } = given0;
-      const inputs: UserInputs = {
+      const parsed = parseAnswer({ text: JSON.stringify(mockApiUser(args.name, userName)), truncated: false });
+      if (parsed.kind !== "created")
+        throw new Error(`mockApiUser does not match the wire mapping: ${JSON.stringify(parsed)}`);
+      const { account, secrets } = split(parsed.user, baseUrl);
+      const state = {
         ...given,
         userName,
-        persistPassword: typeof given.persistPassword === "boolean" ? given.persistPassword : defaults.persistPassword,
+        persistPassword: given.persistPassword ?? defaults.persistPassword,
+        account: JSON.stringify(account),
+        secrets: JSON.stringify(secrets),
       };
-      return { id: String(parsed.user.userId), state: { ...given, ...toOutputs(inputs, parsed.user, baseUrl) } };
+      return { id: String(parsed.user.userId), state };
     },
     call(args: pulumi.runtime.MockCallArgs) {
       return userMocks ? userMocks.call(args) : (args.inputs as Record<string, unknown>);

@@ -5,8 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, test } from "vitest";
 import { dotenv, k8sSecret, render } from "../../examples/app-config/render";
-import type { Credentials } from "../../provider/wire";
-import { envOf, ftpUrlOf } from "../../provider/program/app-config";
+import { Credentials, envOf, ftpUrlOf } from "../../provider/model";
 
 function user(login: string, password: string): Credentials {
   return {

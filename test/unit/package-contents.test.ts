@@ -28,7 +28,7 @@ test("every file the README links to inside the repository's docs/ or CHANGELOG.
     expect(f, "a development file in the package").not.toMatch(/^(test|scripts|server|tools|bench|examples)\//);
 });
 
-test("prepare (run by every git install) and prepack compile only what the package ships, provider/", () => {
+test("prepare (run by every git install) and prepack compile only what the package ships, provider/ and cli/", () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
     scripts: Record<string, string>;
   };
@@ -44,5 +44,5 @@ test("prepare (run by every git install) and prepack compile only what the packa
     .filter((f) => f && !f.includes(`${path.sep}node_modules${path.sep}`))
     .map((f) => path.relative(repoRoot, f));
   expect(compiled).toContain(path.join("provider", "index.ts"));
-  expect(compiled.filter((f) => !f.startsWith(`provider${path.sep}`))).toEqual([]);
+  expect(compiled.filter((f) => !/^(provider|cli)[\\/]/.test(f))).toEqual([]);
 });

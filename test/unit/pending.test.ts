@@ -11,7 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { describe, expect, test } from "vitest";
 import { repoRoot } from "../../scripts/toolchain";
-import { StorageUserError } from "../../provider/errors";
+import { StorageUserError } from "../../provider/messages";
 import { formatPendingStorageUser, pendingStorageUsers } from "../../provider/pending";
 
 const SIG = "4dabf18193072939515e22adb298388d";
@@ -290,7 +290,12 @@ describe('the bin, as built (package.json "bin")', () => {
       /^\[PENDING_INPUT_UNREADABLE\] cannot read \/nonexistent\/export.json \(ENOENT\)/,
     ],
     ["unknown command", ["frobnicate"], undefined, /^\[USAGE\] unknown command/],
-    ["--dealt-with without its file", ["pending", "--dealt-with"], "{}", /^\[USAGE\] --dealt-with needs a file/],
+    [
+      "--dealt-with without its file",
+      ["pending", "--dealt-with"],
+      "{}",
+      /^\[USAGE\] Option '--dealt-with <value>' argument missing/,
+    ],
   ])("%s: exit 2 with a coded message", (_what, args, input, message) => {
     const r = npx(args, input);
     expect(r.status).toBe(2);

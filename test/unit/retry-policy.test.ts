@@ -1,39 +1,32 @@
-// The retry policy is a pure function: (attempt, outcome, Retry-After) -> delay | "stop".
-import { describe, expect, test } from "vitest";
-import { isRetryable, nextDelay, parseRetryAfter, RetryPolicy } from "../../provider/plugin/http/retry";
+// The retry policy is a pure function: (attempt, outcome, Retry-After, now, jitter) -> delay | "stop", on the defaults.
+import { expect, test } from "vitest";
+import { retryDelay } from "../../provider/plugin/api";
 
-const policy: RetryPolicy = { maxAttempts: 5, maxUnsentAttempts: 3, baseDelayMs: 100, maxDelayMs: 1000 };
-const mid = () => 0.5;
+const [zero, mid, one] = [() => 0, () => 0.5, () => 1];
 
-describe("retry policy", () => {
-  test("only outcomes that provably created nothing are retried", () => {
-    expect([429, 503, "unsent"].map((o) => isRetryable(o as never))).toEqual([true, true, true]);
-    for (const status of [200, 201, 400, 401, 403, 404, 409, 500, 502, 504]) {
-      expect(nextDelay(1, status, undefined, policy, 0, mid)).toBe("stop");
-    }
-  });
+test("only outcomes that provably created nothing are retried", () => {
+  expect([429, 503, "unsent" as const].map((o) => retryDelay(1, o, undefined, 0, mid))).toEqual([375, 375, 375]);
+  for (const status of [200, 201, 400, 401, 403, 404, 409, 500, 502, 504])
+    expect(retryDelay(1, status, undefined, 0, mid)).toBe("stop");
+});
 
-  test("backs off exponentially with bounded jitter, capped", () => {
-    expect([1, 2, 3, 4].map((a) => nextDelay(a, 503, undefined, policy, 0, mid))).toEqual([75, 150, 300, 600]);
-    expect(nextDelay(4, 503, undefined, policy, 0, () => 0)).toBe(400); // never below half
-    expect(nextDelay(4, 503, undefined, { ...policy, maxAttempts: 9 }, 0, () => 1)).toBe(800);
-    expect(nextDelay(8, 503, undefined, { ...policy, maxAttempts: 9 }, 0, () => 1)).toBe(1000); // cap
-  });
+test("backs off exponentially from 500 ms with jitter in its upper half, capped at 20 s", () => {
+  expect([1, 2, 3, 4].map((a) => retryDelay(a, 503, undefined, 0, zero))).toEqual([250, 500, 1000, 2000]);
+  expect(retryDelay(4, 503, undefined, 0, one)).toBe(4000);
+  expect(retryDelay(12, 503, undefined, 0, one)).toBe(20_000);
+});
 
-  test("stops after the attempt limit for its kind", () => {
-    expect(nextDelay(4, 429, undefined, policy, 0, mid)).not.toBe("stop");
-    expect(nextDelay(5, 429, undefined, policy, 0, mid)).toBe("stop");
-    expect(nextDelay(2, "unsent", undefined, policy, 0, mid)).not.toBe("stop");
-    expect(nextDelay(3, "unsent", undefined, policy, 0, mid)).toBe("stop");
-  });
+test("stops after the attempt limit for its kind: 20 for 429/503, 4 for an unsent request", () => {
+  expect([19, 20].map((a) => retryDelay(a, 429, undefined, 0, mid) === "stop")).toEqual([false, true]);
+  expect([3, 4].map((a) => retryDelay(a, "unsent", undefined, 0, mid) === "stop")).toEqual([false, true]);
+});
 
-  test("Retry-After is a floor, in seconds or as an HTTP date, with jitter above it", () => {
-    expect(nextDelay(1, 429, "3", policy, 0, () => 0)).toBe(3000);
-    expect(nextDelay(1, 429, "3", policy, 0, () => 1)).toBe(4500); // jitter up to half of it
-    const now = Date.parse("2026-01-01T00:00:00Z");
-    expect(parseRetryAfter("Thu, 01 Jan 2026 00:00:07 GMT", now)).toBe(7000);
-    expect(parseRetryAfter("soon", now)).toBeUndefined();
-    expect(nextDelay(1, 429, "soon", policy, now, mid)).toBe(75); // unreadable: plain back-off
-    expect(nextDelay(1, 429, "0", policy, 0, () => 0)).toBe(0);
-  });
+test("Retry-After is a floor, in seconds or as an HTTP date, with jitter above it; unreadable, the back-off", () => {
+  expect(retryDelay(1, 429, "3", 0, zero)).toBe(3000);
+  expect(retryDelay(1, 429, "3", 0, one)).toBe(4500);
+  expect(retryDelay(1, 429, "60", 0, zero)).toBe(60_000); // above the cap: the server said so
+  const now = Date.parse("2026-01-01T00:00:00Z");
+  expect(retryDelay(1, 429, "Thu, 01 Jan 2026 00:00:07 GMT", now, zero)).toBe(7000);
+  expect(retryDelay(1, 429, "soon", now, zero)).toBe(250);
+  expect(retryDelay(1, 429, "0", 0, zero)).toBe(0);
 });

@@ -12,7 +12,7 @@ import { ApiServer, startApiServer } from "../../../server/api-server";
 import { installConsumer } from "../../../scripts/consumer";
 import { repoRoot, userPath } from "../../../scripts/toolchain";
 import { filesUnder, hits, secretsOf, withEncodings } from "../../support/secrets";
-import { isSecretOutput, outputNames } from "../../../provider/description";
+import { isSecret as isSecretOutput, outputNames } from "../../../provider/model";
 
 const everyOutput = ["userName", "persistPassword", ...outputNames];
 const token = "yaml-token-" + Math.random().toString(36).slice(2, 12);

@@ -1,13 +1,33 @@
-/** The StorageUserLedger resource as programs construct it (docs/ledger.md). */
+/** The StorageUserLedger resource as programs construct it, and what it records (docs/ledger.md). */
 import * as pulumi from "@pulumi/pulumi";
-import { StorageUserError } from "../errors";
-import { nameFromUrn } from "../inputs";
-import type { ForgottenUser, TrackedUser } from "../ledger-types";
+import { StorageUserError } from "./messages";
+import { nameFromUrn } from "./inputs";
 import type { StorageUser } from "./storage-user";
+import { assertConfig, assertPluginCanStart, urnOf } from "./program";
 import { serializableProvider } from "./serializable";
-import { urnOf } from "./urn";
-import { assertPluginCanStart } from "./plugin-dir";
-import { assertTokensSecret } from "./stack-config";
+
+// Type aliases of object types, not interfaces: they stay assignable to Record<string, unknown>.
+/** A user as the ledger records it: an element of its `current` output. */
+export type TrackedUser = {
+  /** Resource id: the service's user Id, or `unconfirmed-…` for a create that never confirmed. */
+  id: string;
+  /** The requested login (the StorageUser's `userName` output). */
+  userName: string;
+  /** The base URL of the service the user lives on (its `baseUrl` output); absent for users created by 0.1.x. */
+  service?: string;
+};
+
+/** A user the stack has let go of that stays on the service: an element of the ledger's `forgotten` output. */
+export interface ForgottenUser extends TrackedUser {
+  /** The Pulumi resource name the user had in the stack. */
+  resourceName: string;
+  /** When the ledger noticed (ISO 8601, UTC). */
+  at: string;
+  /** `replaced`: a replace created a new user; `removed`: the resource left the program, or the stack was destroyed. */
+  why: "replaced" | "removed";
+  /** "may exist": the create never confirmed a user, so the service may or may not have one. */
+  onService: "exists" | "may exist";
+}
 
 /** A user given by hand instead of as a StorageUser (e.g. one created inside a component). */
 export interface LedgerEntry {
@@ -29,15 +49,9 @@ export interface StorageUserLedgerArgs {
   cleanedUp?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
-function entryOf(u: StorageUser | LedgerEntry): { [K in keyof LedgerEntry]: pulumi.Input<LedgerEntry[K]> } {
-  if (!pulumi.CustomResource.isInstance(u)) return u;
-  const user = u;
-  return { name: user.urn.apply(nameFromUrn), id: user.id, userName: user.userName, service: user.baseUrl };
-}
-
 /**
- * The stack's record of storage users it has let go of (replaced or removed) which, the API
- * having no delete call, remain on the service. See docs/ledger.md.
+ * The stack's record of storage users it has let go of (replaced or removed) which, the API having no
+ * delete call, remain on the service. See docs/ledger.md.
  */
 export class StorageUserLedger extends pulumi.dynamic.Resource {
   /** Users in the stack at the last update, by resource name. */
@@ -48,14 +62,17 @@ export class StorageUserLedger extends pulumi.dynamic.Resource {
   constructor(name: string, args: StorageUserLedgerArgs, opts?: pulumi.CustomResourceOptions) {
     if (!args || !Array.isArray(args.users))
       throw new StorageUserError("INVALID_INPUT", { problem: "ledgerWithoutUsers", name });
-    assertTokensSecret();
+    assertConfig();
     assertPluginCanStart();
+    const entry = (u: StorageUser | LedgerEntry) =>
+      pulumi.CustomResource.isInstance(u)
+        ? { name: u.urn.apply(nameFromUrn), id: u.id, userName: u.userName, service: u.baseUrl }
+        : u;
     super(
       serializableProvider("ledger-runtime"),
       name,
-      // __urn: the plugin attributes the ledger's warnings to it (plugin/engine-log.ts).
       {
-        users: args.users.map(entryOf),
+        users: args.users.map(entry),
         cleanedUp: args.cleanedUp ?? [],
         __urn: urnOf(name, "StorageUserLedger", opts?.parent),
         current: undefined,

@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+// `pulumi-storage-user`, the package's bin: `pending` and `review` (HELP below). It loads no Pulumi SDK.
+import * as fs from "node:fs";
+import { parseArgs } from "node:util";
+import { StorageUserError } from "../provider/messages";
+import { formatPendingStorageUser, pendingStorageUsers } from "../provider/pending";
+import { review } from "./review";
+
+const USAGE =
+  "usage: pulumi stack export | pulumi-storage-user pending [--dealt-with list.txt] [- | checkpoint-or-export.json ...]\n       pulumi-storage-user review [preview.json]";
+const HELP = `${USAGE}
+
+pending  lists the StorageUser creates a force-stopped \`pulumi up\` left pending: users that may
+         exist on the service without being in the stack, once each (user name, service, URN,
+         status, tab-separated). Reads \`pulumi stack export\` on standard input (\`-\`), and
+         exported or checkpoint files (a file backend's .pulumi/stacks, history or backups).
+         Status, against the newest input: \`unaccounted\`, \`in stack\` (the stack now holds a
+         user of that name), or \`dealt with\` (named in --dealt-with, e.g. an earlier run's output).
+         Exit status: 1 when any is unaccounted, 0 when none, 2 when an input cannot be read.
+         Run it before \`pulumi cancel\` or the next \`pulumi up\` (docs/failure-modes.md).
+
+review   the CI review of \`pulumi preview --json\` (or \`pulumi destroy --preview-only --json\`)
+         output, on standard input or as a file: every StorageUser the change removes or replaces
+         stays on the service with working credentials; each becomes a GitHub Actions annotation
+         (resource, id, userName, service), and the job fails unless the pull request has the
+         label in ALLOW_LABEL (default allow-storage-user-removal).
+         Exit status: 1 when one is removed or replaced without the label, 0 otherwise, 2 when
+         the preview cannot be read (docs/ci.md).
+`;
+
+/** Ends the process with status 2, the message on standard error. */
+function unreadable(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+function read(file: string): string {
+  const input = file === "-" ? "standard input" : file;
+  try {
+    return fs.readFileSync(file === "-" ? 0 : file, "utf8");
+  } catch (err) {
+    const errno = (err as NodeJS.ErrnoException).code ?? "error";
+    unreadable(new StorageUserError("PENDING_INPUT_UNREADABLE", { problem: "cannotRead", input, errno }).message);
+  }
+}
+
+function pending(files: string[], dealtWithFile?: string): number {
+  // On a terminal nothing is piped in: say how, instead of waiting.
+  if (files.length === 0 && process.stdin.isTTY) unreadable(`[USAGE] nothing piped in: ${USAGE}`);
+  const inputs = (files.length ? files : ["-"]).map((file) => {
+    const text = read(file);
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      // Not the parser's message: it may quote the input.
+      const input = file === "-" ? "standard input" : file;
+      unreadable(
+        new StorageUserError("PENDING_INPUT_UNREADABLE", {
+          problem: "notJson",
+          input,
+          bytes: text.trim() ? Buffer.byteLength(text) : 0,
+        }).message,
+      );
+    }
+  });
+  let found;
+  try {
+    found = pendingStorageUsers(inputs, {
+      dealtWith: dealtWithFile === undefined ? [] : read(dealtWithFile).split("\n"),
+    });
+  } catch (err) {
+    if (err instanceof StorageUserError) unreadable(err.message);
+    throw err;
+  }
+  for (const p of found) process.stdout.write(`${formatPendingStorageUser(p)}\n`);
+  const open = found.filter((p) => p.status === "unaccounted").length;
+  if (found.length > 0)
+    process.stderr.write(
+      `${found.length} StorageUser create(s) were in flight when a run stopped; ${open} unaccounted: ` +
+        `${open > 0 ? "each may exist on the service without being in the stack. Keep this list; " : ""}see docs/failure-modes.md "After a force-stop".\n`,
+    );
+  return open > 0 ? 1 : 0;
+}
+
+let parsed;
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: { "dealt-with": { type: "string" }, help: { type: "boolean", short: "h" } },
+  });
+} catch (err) {
+  unreadable(`[USAGE] ${(err as Error).message}: ${USAGE}`);
+}
+const [command, ...rest] = parsed.positionals;
+if (parsed.values.help || command === "help") process.stdout.write(HELP);
+else if (command === "pending") process.exitCode = pending(rest, parsed.values["dealt-with"]);
+else if (command === "review" && rest.length <= 1 && !parsed.values["dealt-with"])
+  process.exitCode = review(rest[0] === "-" ? undefined : rest[0]);
+else unreadable(`[USAGE] unknown command or arguments: ${USAGE}`);

@@ -1,0 +1,301 @@
+/**
+ * A user described once. The answer's table drives its parsing (api.ts), what state keeps plain
+ * (`account`) and secret (`secrets`), the public types and the schema's; the outputs' table says how
+ * each output is derived from state, and drives the TypeScript class, the plugin and the schema.
+ */
+const [PLAIN, SECRET] = ["plain", "secret"] as const;
+type Kind = typeof PLAIN | typeof SECRET;
+
+/** Each string field of the answer by the provider's name: its API name, plain (in `account`, an output of its own) or secret. */
+export const answer = {
+  name: ["Name", SECRET],
+  password: ["Password", SECRET],
+  state: ["State", PLAIN],
+  swift: [
+    "SwiftApiConnection",
+    {
+      endpoint: ["Endpoint", PLAIN],
+      tenantId: ["TenantId", SECRET],
+      accessKey: ["AccessKey", SECRET],
+      password: ["Password", SECRET],
+    },
+  ],
+  s3: [
+    "S3Connection",
+    { endpoint: ["Endpoint", PLAIN], accessKey: ["AccessKey", SECRET], secretKey: ["SecretKey", SECRET] },
+  ],
+  ftp: ["FtpConnection", { hostName: ["HostName", PLAIN], login: ["Login", SECRET], password: ["Password", SECRET] }],
+} as const;
+type Answer = typeof answer;
+type Named<K> = { [N in keyof Answer]: Answer[N][1] extends K ? N : never }[keyof Answer];
+
+/** The table flat: each field's connection (none at the top level), name, API path, and its name in `account` if plain. */
+type Field = { conn?: string; name: string; api: string[]; plain?: string };
+export const fields = Object.entries(answer).flatMap(([top, [member, f]]): Field[] =>
+  typeof f === "string"
+    ? [{ conn: undefined, name: top, api: [member], plain: f === PLAIN ? top : undefined }]
+    : Object.entries(f).map(([name, [api, kind]]: [string, readonly [string, Kind]]) => ({
+        conn: top,
+        name,
+        api: [member, api],
+        plain: kind === PLAIN ? top + name[0].toUpperCase() + name.slice(1) : undefined,
+      })),
+);
+
+// Aliases of object types, not interfaces, so they stay assignable to Record<string, string>.
+/** The `swift` output (secret), from the answer's `SwiftApiConnection`: `endpoint` is where clients authenticate. */
+export type SwiftConnection = { endpoint: string; tenantId: string; accessKey: string; password: string };
+/** The `s3` output (secret), from the answer's `S3Connection`. */
+export type S3Connection = { endpoint: string; accessKey: string; secretKey: string };
+/** The `ftp` output (secret), from the answer's `FtpConnection`. */
+export type FtpConnection = { hostName: string; login: string; password: string };
+/** Everything secret the API returned for one user, each connection with its endpoint. */
+export interface Credentials {
+  /** `Name`: the login as the service returned it (the spec counts it as a credential). */
+  name: string;
+  /** `Password`. */
+  password: string;
+  /** The Swift-style API connection. */
+  swift: SwiftConnection;
+  /** The S3-compatible API connection. */
+  s3: S3Connection;
+  /** The FTP connection. */
+  ftp: FtpConnection;
+}
+// The public types and the table agree both ways: a field missing on either side fails to compile.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type FieldsOf<C extends keyof Answer> = { -readonly [F in keyof Answer[C][1]]: string };
+export const agree: [
+  Same<FieldsOf<"swift">, SwiftConnection>,
+  Same<FieldsOf<"s3">, S3Connection>,
+  Same<FieldsOf<"ftp">, FtpConnection>,
+  Same<keyof Credentials, Exclude<keyof Answer, Named<Kind>> | Named<typeof SECRET>>,
+] = [true, true, true, true];
+
+/** One task of the answer's `Tasks`, as the `tasks` output holds it. */
+export interface Task {
+  /** `Id`; `creationTaskId` is that of the `StorageUserCreate` task. */
+  id: number;
+  /** `ProgressPercent` at creation (never refreshed: the API has no read call). */
+  progressPercent: number;
+  /** `Type`, e.g. `StorageUserCreate`. */
+  type: string;
+  /** `State`, e.g. `New`. */
+  state: string;
+  /** `StartDate`, as the service wrote it (`YYYY-MM-DDThh:mm:ss.fff`, no zone). */
+  startDate: string;
+}
+
+/** What the service returned, in the provider's own names. */
+export type CreatedUser = Credentials & { userId: number; tasks: Task[] } & { [K in Named<typeof PLAIN>]: string };
+/** Plain, kept in state as JSON text: the service the user lives on, its tasks, and every plain field. */
+export type Account = { baseUrl?: string; tasks: Task[] } & Record<string, unknown>;
+/** Secret, kept in state as JSON text: the credentials without their plain fields. */
+export type Secrets = Record<string, unknown>;
+type Tree = Record<string, unknown>;
+const at = (tree: Tree, conn?: string) => (conn ? ((tree[conn] ??= {}) as Tree) : tree);
+
+/** A created user as state keeps it: `account` plain, `secrets` secret. */
+export function split(user: CreatedUser, baseUrl: string): { account: Account; secrets: Secrets } {
+  const account: Account = { baseUrl, tasks: user.tasks };
+  const secrets: Secrets = {};
+  for (const f of fields) {
+    const value = at(user as unknown as Tree, f.conn)[f.name];
+    if (f.plain) account[f.plain] = value;
+    else at(secrets, f.conn)[f.name] = value;
+  }
+  return { account, secrets };
+}
+
+/** The credentials with their plain fields, as the program offers them. */
+export function credentialsOf(account: Account, secrets: Secrets): Credentials {
+  const out: Tree = {};
+  for (const f of fields)
+    if (f.conn || !f.plain) at(out, f.conn)[f.name] = f.plain ? account[f.plain] : at({ ...secrets }, f.conn)[f.name];
+  return out as unknown as Credentials;
+}
+
+/** A stored `account` or `secrets`: JSON text (objects accepted too); undefined when absent or unreadable. */
+export function stored<T>(value: unknown): T | undefined {
+  if (typeof value !== "string") return typeof value === "object" && value !== null ? (value as T) : undefined;
+  try {
+    return JSON.parse(value) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Outputs as 0.1.x stored them: flat, with a secret `credentials` and no `account`. */
+export const isV01 = (olds: Record<string, unknown>): boolean =>
+  olds.account === undefined && typeof olds.credentials === "object" && olds.credentials !== null;
+
+/** 0.1.x outputs in today's shape (the same values, only where they sit); anything else unchanged. */
+export function upgrade<T extends Record<string, unknown>>(olds: T): T {
+  if (!isV01(olds)) return olds;
+  const { userId: _i, creationTaskId: _c, credentials, state, tasks, baseUrl, ...rest } = olds;
+  const { account, secrets } = split(
+    { ...(credentials as Credentials), state, tasks } as CreatedUser,
+    baseUrl as string,
+  );
+  for (const f of fields) if (f.plain) delete rest[f.plain];
+  if (baseUrl === undefined) delete account.baseUrl;
+  return { ...rest, account: JSON.stringify(account), secrets: JSON.stringify(secrets) } as unknown as T;
+}
+
+type Schema = Record<string, unknown>;
+const str: Schema = { type: "string" };
+const ref = (type: string): Schema => ({ $ref: `#/types/storage-user:index:${type}` });
+
+/** The arguments: `description` documents the argument, `output` the output of the same name. */
+export const inputs = {
+  userName: {
+    schema: str,
+    description:
+      'Requested login of the new user (request member `UserName`). Changing it creates a new user. Left out, a name is generated on create: the resource name, "-", 7 random hex digits, kept on every update and new on every replace, which is how to rotate credentials.',
+    output: "The requested login, as sent: the given userName, or the generated one.",
+  },
+  persistPassword: {
+    schema: { type: "boolean", default: false },
+    description:
+      "Request member `PersistPassword`, sent as 1 or 0. The spec gives it no meaning; changing it creates a new user.",
+    output: "The `persistPassword` input, as sent (`false` unless given).",
+  },
+  connection: {
+    schema: str,
+    description:
+      "Name of a connection, for users on several services in one program: its settings are read from STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME> (and, in TypeScript, the stack config object `storage:connections`). Omitted: the provider's own settings. A user never moves on its own.",
+    output: "The connection name the user was last deployed with; undefined: the default one.",
+  },
+} as const;
+
+/** What an output is made from: the resource id, the plain `account`, or the credentials (secret). */
+type Sources = { id: string; account: Account; credentials: Credentials };
+const out =
+  <S extends keyof Sources>(from: S, schema: Schema) =>
+  <T>(description: string, derive: (v: Sources[S]) => T, type = schema) => ({
+    from,
+    schema: type,
+    description,
+    derive,
+  });
+const [fromId, fromAccount, secret] = [out("id", { type: "integer" }), out("account", str), out("credentials", str)];
+const plain = (field: string, description: string) => fromAccount(description, (a) => a[field] as string);
+const int = { type: "integer" };
+
+/** The derived outputs, in the order they are documented: each one's JSDoc is its description; made from the credentials means secret. */
+export const outputs = {
+  /** The user's Id on the service; also the resource id. */
+  userId: fromId("The user's Id on the service; also the resource id.", (id) =>
+    /^\d+$/.test(id) ? Number(id) : undefined,
+  ),
+  /** Account state at creation time (`New`). */
+  state: plain("state", "Account state at creation time (`New`)."),
+  /** Id of the StorageUserCreate task. */
+  creationTaskId: fromAccount(
+    "Id of the StorageUserCreate task.",
+    (a) => a.tasks?.find((t) => t.type === "StorageUserCreate")?.id,
+    int,
+  ),
+  /** The service's `Tasks` at creation (an array, or a single object, both accepted). */
+  tasks: fromAccount(
+    "The service's `Tasks` at creation (an array, or a single object, both accepted).",
+    (a) => a.tasks,
+    {
+      type: "array",
+      items: ref("Task"),
+    },
+  ),
+  /** Plain: the Swift endpoint, for configuration that must not be secret. */
+  swiftEndpoint: plain("swiftEndpoint", "Plain: the Swift endpoint, for configuration that must not be secret."),
+  /** Plain: the S3 endpoint, for configuration that must not be secret. */
+  s3Endpoint: plain("s3Endpoint", "Plain: the S3 endpoint, for configuration that must not be secret."),
+  /** Plain: the FTP host name, for configuration that must not be secret. */
+  ftpHostName: plain("ftpHostName", "Plain: the FTP host name, for configuration that must not be secret."),
+  /** The base URL of the service the user was created on (plain); undefined for users created by 0.1.x until `pulumi refresh` records it. */
+  baseUrl: fromAccount(
+    "The base URL of the service the user was created on (plain); undefined for users created by 0.1.x until `pulumi refresh` records it.",
+    (a) => a.baseUrl,
+  ),
+  /** Secret: name, password and the three connections below, endpoints included. */
+  credentials: secret(
+    "Secret: name, password and the three connections below, endpoints included.",
+    (c) => c,
+    ref("Credentials"),
+  ),
+  /** Secret: the login as the service returned it. */
+  name: secret("Secret: the login as the service returned it.", (c) => c.name),
+  /** Secret: the user's password. */
+  password: secret("Secret: the user's password.", (c) => c.password),
+  /** Secret: Swift-style API connection. */
+  swift: secret("Secret: Swift-style API connection.", (c) => c.swift, ref("SwiftConnection")),
+  /** Secret: S3-compatible API connection. */
+  s3: secret("Secret: S3-compatible API connection.", (c) => c.s3, ref("S3Connection")),
+  /** Secret: FTP connection. */
+  ftp: secret("Secret: FTP connection.", (c) => c.ftp, ref("FtpConnection")),
+  /** Secret: AWS_*, OS_* and FTP_* variables for applications. */
+  env: secret("Secret: AWS_*, OS_* and FTP_* variables for applications.", envOf, {
+    type: "object",
+    additionalProperties: str,
+  }),
+  /** Secret: ftp://login:password@host/ (percent-encoded). */
+  ftpUrl: secret("Secret: ftp://login:password@host/ (percent-encoded).", (c) => ftpUrlOf(c.ftp)),
+};
+
+export type OutputName = keyof typeof outputs;
+export const outputNames = Object.keys(outputs) as OutputName[];
+export const isSecret = (name: OutputName) => outputs[name].from === "credentials";
+/** Each output's value once created; only `baseUrl` may be undefined (state written by 0.1.x). */
+export type OutputValues = {
+  readonly [K in keyof typeof outputs]: ReturnType<(typeof outputs)[K]["derive"]> extends infer T
+    ? K extends "baseUrl"
+      ? T
+      : NonNullable<T>
+    : never;
+};
+
+/** The sources present in what state records: a recorded failure has no `account`. */
+export function sourcesOf(r: { id?: string; account?: unknown; secrets?: unknown }): Partial<Sources> {
+  const account = stored<Account>(r.account);
+  const secrets = stored<Secrets>(r.secrets);
+  return {
+    ...(r.id === undefined ? {} : { id: r.id }),
+    ...(account ? { account } : {}),
+    ...(account && secrets ? { credentials: credentialsOf(account, secrets) } : {}),
+  };
+}
+
+/** One output's value, undefined while its source is absent. */
+export function deriveOutput(name: OutputName, sources: Partial<Sources>): unknown {
+  const o = outputs[name] as { from: keyof Sources; derive: (v: unknown) => unknown };
+  return sources[o.from] === undefined ? undefined : o.derive(sources[o.from]);
+}
+
+/** ftp://login:password@host/ with both parts percent-encoded. */
+export function ftpUrlOf(ftp: Credentials["ftp"]): string {
+  return `ftp://${encodeURIComponent(ftp.login)}:${encodeURIComponent(ftp.password)}@${ftp.hostName}/`;
+}
+
+/**
+ * Conventional variable names per protocol (examples/README.md), derived rather than stored. Keystone
+ * v3 clients need the version and the user's domain, which the API does not return (docs/decisions.md).
+ */
+export function envOf({ swift, s3, ftp }: Credentials): Record<string, string> {
+  return {
+    AWS_ACCESS_KEY_ID: s3.accessKey,
+    AWS_SECRET_ACCESS_KEY: s3.secretKey,
+    AWS_ENDPOINT_URL_S3: s3.endpoint,
+    OS_AUTH_URL: swift.endpoint,
+    OS_TENANT_ID: swift.tenantId,
+    OS_PROJECT_ID: swift.tenantId,
+    OS_USERNAME: swift.accessKey,
+    OS_PASSWORD: swift.password,
+    ...(/\/v3\/?$/.test(swift.endpoint) ? { OS_IDENTITY_API_VERSION: "3", OS_USER_DOMAIN_NAME: "Default" } : {}),
+    FTP_HOST: ftp.hostName,
+    FTP_USER: ftp.login,
+    FTP_PASSWORD: ftp.password,
+    FTP_URL: ftpUrlOf(ftp),
+  };
+}
+
+/** The engine's wire form of a secret value (sdk/go/common/resource/sig): `{ [SIG]: SECRET, value }`. */
+export const SECRET_SIG = ["4dabf18193072939515e22adb298388d", "1b47061264138c4ac30d75fd1eb44270"] as const;

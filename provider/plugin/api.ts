@@ -1,0 +1,280 @@
+/**
+ * The storage API's one call, `POST {baseUrl}/storage/users`: the request, one pooled undici agent,
+ * the bounded read, what each answer means, the retry policy and the answer's parsing. It retries
+ * only what provably created nothing: 429 and 503 (Retry-After honoured) and failed connections.
+ */
+import type { Dispatcher } from "undici";
+import { defaults } from "../defaults";
+import { CreatedUser, fields, Task } from "../model";
+import { redact, StorageUserError } from "../messages";
+import type { Resolved } from "../config";
+
+/** How a create ended, unless it definitely created nothing (that is thrown as a StorageUserError). */
+export type CreateResult =
+  | { kind: "created"; user: CreatedUser }
+  /** 2xx, so the user exists, but the answer cannot be used; `userId` when it could be read. */
+  | { kind: "unusable"; userId?: number; problems: string[] }
+  /** Sent, and no verdict came back: a user may or may not exist. */
+  | { kind: "unknown"; detail: string; cause?: unknown };
+
+/** What an attempt that created nothing means for the next one: the status, or "unsent" (never reached the API). */
+export type Outcome = number | "unsent";
+
+/**
+ * The delay before attempt `attempt + 1`, or "stop". Pure: the caller supplies time and jitter. Only
+ * 429, 503 and "unsent" are retried; a Retry-After is a floor (even above the cap) plus jitter, so
+ * parallel creates told the same do not return in lockstep.
+ */
+export function retryDelay(
+  attempt: number,
+  outcome: Outcome,
+  retryAfter: string | undefined,
+  now: number,
+  random: () => number,
+): number | "stop" {
+  if (outcome !== "unsent" && outcome !== 429 && outcome !== 503) return "stop";
+  if (attempt >= (outcome === "unsent" ? defaults.maxUnsentAttempts : defaults.maxAttempts)) return "stop";
+  const backoff = Math.min(defaults.maxRetryDelayMs, defaults.retryBaseDelayMs * 2 ** (attempt - 1));
+  const text = retryAfter?.trim();
+  const asked = !text ? undefined : /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
+  return Math.round(
+    asked === undefined || Number.isNaN(asked)
+      ? backoff / 2 + random() * (backoff / 2)
+      : Math.max(0, asked) + random() * Math.max(defaults.retryBaseDelayMs, asked / 2),
+  );
+}
+
+/** The time and chance the retry loop runs on; tests pass a fake clock so a Retry-After costs them no time. */
+export interface Clock {
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+}
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+  random: () => Math.random(),
+};
+
+export interface CreateRequest extends Partial<Pick<Resolved, "baseUrlSource" | "accessTokenSource">> {
+  baseUrl: URL;
+  accessToken: string;
+  userName: string;
+  persistPassword: boolean;
+  /** Absolute time (ms since the epoch) after which no attempt starts and waiting stops. */
+  deadline: number;
+}
+
+// undici is loaded on first send: programs load this module but never send.
+let agent: Dispatcher | undefined;
+/* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, in the plugin only */
+const undici = () => require("undici") as typeof import("undici");
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+const NOT_SENT = new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
+const TLS = /CERT|SELF_SIGNED|TLS|SSL|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/;
+const shown = (url: URL) => `${url.origin}${url.pathname}`;
+const codeOf = (err: unknown): string => {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = e?.code ?? e?.cause?.code;
+  return typeof code === "string" || typeof code === "number" ? String(code) : "";
+};
+/** A transport error as messages quote it, redacted and cut. */
+function describe(err: unknown): string {
+  const e = err as { name?: string; message?: string; cause?: { message?: string } } | undefined;
+  if (e?.name === "TimeoutError") return "no answer within the create budget (customTimeouts.create)";
+  return redact(
+    [...new Set([codeOf(err), e?.message, e?.cause?.message].filter((p) => p && p !== "undefined"))].join(": "),
+  ).slice(0, 300);
+}
+
+async function readLimited(body: Dispatcher.ResponseData["body"], limit: number) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    chunks.push(size > limit ? chunk.subarray(0, chunk.length - (size - limit)) : chunk);
+    if (size > limit) {
+      body.destroy();
+      break;
+    }
+  }
+  return { text: Buffer.concat(chunks).toString("utf8"), truncated: size > limit };
+}
+
+/** The API's own error text, from `{error:{message}}`, `{message}`, `{error}` or plain text. */
+function apiMessage(text: string): string {
+  let msg = text;
+  try {
+    const j = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    const m = typeof j.error === "object" ? j.error?.message : (j.error ?? j.message);
+    if (typeof m === "string") msg = m;
+  } catch {
+    // not JSON: quote the text itself
+  }
+  return redact(msg.replace(/\s+/g, " ").trim()).slice(0, 300);
+}
+
+type Attempt = CreateResult | { kind: "retry"; outcome: Outcome; retryAfter?: string; last: string };
+
+/** One POST, and what its answer means; a definite "nothing was created" is thrown. */
+async function attempt(req: CreateRequest, url: URL, body: string, source: string): Promise<Attempt> {
+  let res: Dispatcher.ResponseData;
+  try {
+    const remaining = req.deadline - Date.now();
+    const perAttempt = Math.max(1, Math.min(defaults.requestTimeoutMs, remaining));
+    agent ??= new (undici().EnvHttpProxyAgent)({ connect: { timeout: defaults.connectTimeoutMs } });
+    res = await undici().request(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        authorization: req.accessToken,
+        accept: "application/json",
+        "user-agent": "pulumi-storage-user",
+      },
+      body,
+      dispatcher: agent,
+      headersTimeout: perAttempt,
+      bodyTimeout: perAttempt,
+      signal: AbortSignal.timeout(Math.max(1, remaining)),
+    });
+  } catch (err) {
+    const code = codeOf(err);
+    const d = { url: shown(url), detail: describe(err), source };
+    if (code === "ENOTFOUND")
+      throw new StorageUserError("UNREACHABLE", { problem: "hostNotFound", ...d }, { cause: err });
+    if (TLS.test(code)) throw new StorageUserError("UNREACHABLE", { problem: "tls", ...d }, { cause: err });
+    if (NOT_SENT.has(code)) return { kind: "retry", outcome: "unsent", last: d.detail };
+    return { kind: "unknown", detail: d.detail, cause: err };
+  }
+  const status = res.statusCode;
+  // A 2xx means the user exists: whatever its body holds, it is "created" or "unusable".
+  if (status >= 200 && status < 300) {
+    try {
+      return parseAnswer(await readLimited(res.body, defaults.maxResponseBytes));
+    } catch (err) {
+      return { kind: "unusable", problems: [`the body could not be read (${describe(err)})`] };
+    }
+  }
+  const detail = apiMessage((await readLimited(res.body, 64 * 1024).catch(() => ({ text: "" }))).text);
+  const header = (name: string) => [res.headers[name]].flat()[0];
+  if (status >= 300 && status < 400) {
+    const location = header("location") ?? "";
+    const target = URL.canParse(location, url.href) ? shown(new URL(location, url)) : redact(location).slice(0, 200);
+    throw new StorageUserError("REDIRECT_REFUSED", { status, location: target, source });
+  }
+  if (status === 401 || status === 403)
+    throw new StorageUserError("UNAUTHORIZED", {
+      status,
+      apiMessage: detail,
+      withScheme: /^(bearer|basic|token)\s/i.test(req.accessToken),
+      source: req.accessTokenSource,
+    });
+  if (status === 404 || status === 405)
+    throw new StorageUserError("ENDPOINT_NOT_FOUND", { status, url: shown(url), source });
+  if (status === 409) throw new StorageUserError("NAME_TAKEN", { userName: req.userName, apiMessage: detail });
+  if (status !== 429 && status >= 400 && status < 500)
+    throw new StorageUserError("REJECTED", { status, apiMessage: detail });
+  // 500, 502, 504…: the API or a gateway may have failed after the user was stored.
+  if (status !== 429 && status !== 503)
+    return { kind: "unknown", detail: `HTTP ${status}${detail ? `: ${detail}` : ""}` };
+  const retryAfter = header("retry-after");
+  return {
+    kind: "retry",
+    outcome: status,
+    retryAfter,
+    last: `HTTP ${status}${retryAfter ? ` (Retry-After: ${retryAfter})` : ""}${detail ? `: ${detail}` : ""}`,
+  };
+}
+
+/** POSTs one create, retrying only what created nothing, until the policy stops or the deadline nears. */
+export async function createUser(req: CreateRequest, clock: Clock = realClock): Promise<CreateResult> {
+  const url = new URL(req.baseUrl.href);
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}/storage/users`;
+  const body = JSON.stringify({ UserName: req.userName, PersistPassword: req.persistPassword ? 1 : 0 });
+  const source = req.baseUrlSource ?? "storage:baseUrl";
+  for (let attempts = 1; ; attempts++) {
+    const result = await attempt(req, url, body, source);
+    if (result.kind !== "retry") return result;
+    const delay = retryDelay(attempts, result.outcome, result.retryAfter, clock.now(), clock.random);
+    if (delay === "stop" || clock.now() + delay >= req.deadline) {
+      if (result.outcome === "unsent")
+        throw new StorageUserError("UNREACHABLE", {
+          problem: "noConnection",
+          url: shown(url),
+          detail: result.last,
+          attempts,
+          source,
+        });
+      throw new StorageUserError("RETRIES_EXHAUSTED", { attempts, last: result.last });
+    }
+    await clock.sleep(delay);
+  }
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+/** `Id` is "number" in the spec; a string of digits is accepted too (JSON encoders differ). */
+const asInt = (v: unknown) =>
+  typeof v === "number" && Number.isSafeInteger(v)
+    ? v
+    : typeof v === "string" && /^\d{1,15}$/.test(v)
+      ? Number(v)
+      : undefined;
+
+/** A 2xx answer's body (cut at maxResponseBytes when `truncated`), read field by field against the table. */
+export function parseAnswer({ text, truncated }: { text: string; truncated: boolean }): CreateResult {
+  // Best effort on a body that is no JSON: the Id, if it is there, still identifies the user.
+  const salvaged = () => asInt(/"Id"\s*:\s*"?(\d{1,15})"?\s*[,}\s]/.exec(text)?.[1]);
+  if (truncated)
+    return {
+      kind: "unusable",
+      userId: salvaged(),
+      problems: [`the body is larger than ${defaults.maxResponseBytes} bytes`],
+    };
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { kind: "unusable", userId: salvaged(), problems: ["the body is not valid JSON"] };
+  }
+  if (!isObj(body)) return { kind: "unusable", problems: ["the body is not a JSON object"] };
+  const problems: string[] = [];
+  const str = (o: unknown, field: string, path: string): string => {
+    const v = isObj(o) ? o[field] : undefined;
+    if (typeof v === "string" && v !== "") return v;
+    problems.push(`${path} ${v === undefined ? "is missing" : "is not a non-empty string"}`);
+    return "";
+  };
+  const user: Obj = {};
+  for (const { conn, name, api } of fields) {
+    const [member] = api;
+    if (conn && !isObj(body[member]) && !problems.some((p) => p.startsWith(`${member} `)))
+      problems.push(`${member} ${body[member] === undefined ? "is missing" : "is not an object"}`);
+    const target = conn ? ((user[conn] ??= {}) as Obj) : user;
+    target[name] = conn
+      ? isObj(body[member])
+        ? str(body[member], api[1], api.join("."))
+        : ""
+      : str(body, member, member);
+  }
+  const userId = asInt(body.Id);
+  if (userId === undefined) problems.push(body.Id === undefined ? "Id is missing" : "Id is not an integer");
+  // The spec describes Tasks as an object but shows an array: both are accepted, and its absence tolerated.
+  const tasks: Task[] = [body.Tasks ?? []].flat().map((t: unknown, i) => {
+    const at = `Tasks[${i}]`;
+    const id = isObj(t) ? asInt(t.Id) : undefined;
+    const progress = isObj(t) ? t.ProgressPercent : undefined;
+    if (id === undefined) problems.push(`${at}.Id is missing or not an integer`);
+    if (typeof progress !== "number") problems.push(`${at}.ProgressPercent is missing or not a number`);
+    return {
+      id: id ?? 0,
+      progressPercent: typeof progress === "number" ? progress : 0,
+      type: str(t, "Type", `${at}.Type`),
+      state: str(t, "State", `${at}.State`),
+      startDate: str(t, "StartDate", `${at}.StartDate`),
+    };
+  });
+  if (problems.length > 0) return { kind: "unusable", userId, problems };
+  return { kind: "created", user: { ...user, userId: userId!, tasks } as CreatedUser };
+}

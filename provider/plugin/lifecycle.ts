@@ -1,0 +1,206 @@
+/**
+ * StorageUser's lifecycle on the plugin side, over one provider's settings: what the dynamic
+ * provider (runtime.ts) and the package's plugin (plugin.ts) both serve. The API can only create:
+ * see docs/lifecycle.md.
+ */
+import type * as dynamic from "@pulumi/pulumi/dynamic";
+import { defaults } from "../defaults";
+import { ErrorArgs, errorText, StorageUserError } from "../messages";
+import { declaredNewAddress, Settings } from "../config";
+import { inputFailures, nameInputs, PREVIEW_MARK, UNKNOWN, UserInputs, userNameOf } from "../inputs";
+import { Account, isV01, split, stored, upgrade } from "../model";
+import { createUser } from "./api";
+import { warn } from "./engine-log";
+
+/** What a create that may have made a user records in state, for every later up to repeat. */
+type FailureRecord = { code: "OUTCOME_UNKNOWN" | "RESPONSE_UNUSABLE"; what: string; todo: string; at: string };
+type Props = Record<string, unknown> & { __provider?: string; __failure?: FailureRecord };
+
+const withDefault = <T extends object>(p: T) => ({
+  ...p,
+  persistPassword: (p as Props).persistPassword ?? defaults.persistPassword,
+});
+const connectionLabel = (c: unknown) =>
+  typeof c === "string" ? `connection '${c}'` : "the default connection (storage:baseUrl)";
+/** The recorded service: in `account` from 0.2.0; at the top in 0.1.x state and in recorded failures. */
+const serviceOf = (p: Props) => {
+  const url = stored<Account>(p.account)?.baseUrl ?? p.baseUrl;
+  return typeof url === "string" ? url : undefined;
+};
+const refOf = (id: string, p: Props, urn: unknown = p.__urn) => ({
+  id,
+  userName: String(p.userName),
+  service: serviceOf(p),
+  urn,
+});
+
+/**
+ * Throws for Pulumi's partial-failure path: @pulumi/pulumi's cmd/dynamic-provider turns an error with
+ * an `id` into ErrorResourceInitFailed, and the engine records `properties` (inputs, `__provider`, no
+ * credentials) under that id, so a user that may exist is never forgotten by the stack.
+ */
+function record(id: string, properties: Props, ...failure: ErrorArgs): never {
+  const error = new StorageUserError(...failure);
+  const __failure = properties.__failure ?? {
+    code: failure[0],
+    ...errorText(...failure),
+    at: new Date().toISOString(),
+  };
+  throw Object.assign(error, { id, properties: { ...properties, __failure }, reasons: [error.message] });
+}
+
+export function lifecycle(settings: Settings) {
+  const plugin = settings.ns === "storage-user";
+  /** The base URL a connection points at now; undefined when unknown or not configured. */
+  const current = (connection: unknown) => {
+    try {
+      return connection === UNKNOWN ? undefined : settings.baseUrl(connection as string | undefined).href;
+    } catch {
+      return undefined;
+    }
+  };
+
+  async function check(olds: Props, raw: Props): Promise<dynamic.CheckResult> {
+    // The preview mark has done its work: it never reaches diff, create or state.
+    const { [PREVIEW_MARK]: _mark, userName: _given, ...given } = raw;
+    const news = { ...given, ...nameInputs(olds, raw, plugin) };
+    const failures = inputFailures(news);
+    if (news.connection !== UNKNOWN && !failures.some((f) => f.property === "connection")) {
+      try {
+        settings.baseUrl(news.connection as string | undefined);
+      } catch (err) {
+        // Not an input of the resource: an empty property, or the engine prints "value {<nil>}".
+        failures.push({ property: news.connection === undefined ? "" : "connection", reason: (err as Error).message });
+      }
+    }
+    return { inputs: withDefault(news), failures };
+  }
+
+  async function diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
+    const [before, after] = [withDefault(olds), { ...withDefault(news), userName: news.userName ?? olds.userName }];
+    // There is no update call: a change of what was sent means a new user.
+    const replaces = (["userName", "persistPassword"] as const).filter(
+      (k) => news[k] === UNKNOWN || before[k] !== after[k],
+    );
+    const user = refOf(id, olds, news.__urn);
+    const now = current(news.connection);
+    const connection = connectionLabel(news.connection);
+    const renamed = news.connection === UNKNOWN || olds.connection !== news.connection;
+    const moved = user.service !== undefined && now !== undefined && now !== user.service;
+    const readdressed = moved && now === declaredNewAddress();
+    // Said at diff, so preview shows it: a replace leaves the old user behind; a moved connection moves no user.
+    if (replaces.length > 0) await warn(news.__urn, "REPLACE_LEAVES_USER", { ...user, now });
+    else if (moved) {
+      const u = { ...user, service: user.service!, connection, now };
+      if (readdressed) await warn(news.__urn, "SERVICE_READDRESSED", u);
+      else if (renamed) await warn(news.__urn, "CONNECTION_CHANGED", { ...u, from: connectionLabel(olds.connection) });
+      else await warn(news.__urn, "SERVICE_MOVED", u);
+    }
+    const upgrading = replaces.length === 0 && isV01(olds);
+    if (upgrading) await warn(news.__urn, "STATE_UPGRADE", user);
+    // A recorded failure always differs, so every up repeats its guidance; 0.1.x state and a URN that
+    // moved (aliases, a new parent) are rewritten by update, with no API call.
+    const urnMoved = typeof olds.__urn === "string" && typeof news.__urn === "string" && olds.__urn !== news.__urn;
+    if (replaces.length > 0 || olds.__failure || readdressed || upgrading || urnMoved)
+      return { changes: true, replaces, deleteBeforeReplace: false };
+    // Only the connection's name changed: no answer lets the engine diff the inputs itself, so it honours
+    // replaceOnChanges: ["connection"]; otherwise its update records the name and calls no API.
+    if (renamed) return { replaces: [], deleteBeforeReplace: false };
+    return { changes: false, replaces: [], deleteBeforeReplace: false };
+  }
+
+  async function create(raw: Props): Promise<dynamic.CreateResult> {
+    const inputs = withDefault(raw) as unknown as UserInputs & Props;
+    const userName = userNameOf(inputs, inputs.__urn);
+    const resolved = settings.resolve(inputs.connection);
+    const service = resolved.baseUrl.href;
+    const result = await createUser({
+      ...resolved,
+      userName,
+      persistPassword: inputs.persistPassword,
+      deadline: Date.now() + (inputs.__createTimeoutMs ?? defaults.createTimeoutMs),
+    });
+    const { __createTimeoutMs: _t, __provider, ...kept } = inputs;
+    const props = { ...kept, userName };
+    if (result.kind === "created") {
+      const { account, secrets } = split(result.user, service);
+      return {
+        id: String(result.user.userId),
+        outs: { ...props, account: JSON.stringify(account), secrets: JSON.stringify(secrets) },
+      };
+    }
+    const sent = { userName, service, urn: inputs.__urn };
+    const failed = { ...props, baseUrl: service, ...(__provider === undefined ? {} : { __provider }) };
+    if (result.kind === "unusable" && result.userId !== undefined)
+      record(String(result.userId), failed, "RESPONSE_UNUSABLE", {
+        problem: "created",
+        ...sent,
+        userId: result.userId,
+        problems: result.problems,
+      });
+    const id = `unconfirmed-${Date.now().toString(36)}`;
+    if (result.kind === "unknown")
+      record(
+        id,
+        failed,
+        "OUTCOME_UNKNOWN",
+        { problem: "noVerdict", ...sent, detail: result.detail },
+        { cause: result.cause },
+      );
+    record(id, failed, "OUTCOME_UNKNOWN", { problem: "noId", ...sent, problems: result.problems });
+  }
+
+  /**
+   * Reached by a recorded failure (repeated), a connection renamed, 0.1.x state and a moved URN: no
+   * API call, and the user stays on the service it was created on.
+   */
+  async function update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
+    if (olds.__failure) {
+      const { code, ...recorded } = olds.__failure;
+      record(id, { ...olds, __provider: news.__provider }, code, { problem: "recorded", ...recorded });
+    }
+    const { __provider: _p, connection: _c, ...outs } = upgrade(olds);
+    const now = current(news.connection);
+    const account = stored<Account>(outs.account);
+    if (now !== undefined && account?.baseUrl !== undefined && now === declaredNewAddress())
+      outs.account = JSON.stringify({ ...account, baseUrl: now });
+    if (typeof news.__urn === "string") outs.__urn = news.__urn;
+    return { outs: typeof news.connection === "string" ? { ...outs, connection: news.connection } : outs };
+  }
+
+  /**
+   * `pulumi refresh`: the API has no read call, so everything is kept; a user of 0.1.x state gets the
+   * address its connection had at the last up recorded (refresh configures from state). Shapes are
+   * kept: a refresh is no registration, so a new key would not be marked secret.
+   */
+  async function read(id: string, props: Props): Promise<dynamic.ReadResult> {
+    const { __provider: _p, ...outs } = props;
+    const now = current(props.connection);
+    if (props.__failure || serviceOf(props) !== undefined || now === undefined) return { id, props: outs };
+    await warn(props.__urn, "SERVICE_RECORDED", {
+      ...refOf(id, props),
+      connection: connectionLabel(props.connection),
+      now,
+    });
+    const account = stored<Account>(props.account);
+    return {
+      id,
+      props: account ? { ...outs, account: JSON.stringify({ ...account, baseUrl: now }) } : { ...outs, baseUrl: now },
+    };
+  }
+
+  /** The API has no delete call: the user stays on the service; said as a warning of that user. */
+  async function remove(id: string, props: Props): Promise<void> {
+    await warn(props.__urn, "USER_LEFT_STACK", { ...refOf(id, props), failed: !!props.__failure });
+  }
+
+  return {
+    configure: (req: dynamic.ConfigureRequest) => settings.configure(req.config),
+    check,
+    diff,
+    create,
+    update,
+    read,
+    remove,
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * The package's own provider plugin for YAML and Go programs: StorageUser as the custom resource
+ * `storage-user:index:StorageUser`, started from the package (bin/, named in `plugins.providers`), so
+ * the program needs no node_modules (pulumi/pulumi#5455). The lifecycle is TypeScript's (lifecycle.ts).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { createRequire } from "node:module";
+import * as provider from "@pulumi/pulumi/provider";
+import { checkConfig, Settings } from "../config";
+import { lifecycle } from "./lifecycle";
+import { StorageUserError } from "../messages";
+import { deriveOutput, isSecret, outputNames, SECRET_SIG, sourcesOf } from "../model";
+import { plainInFiles } from "../project-file";
+import { schema, typeToken } from "./schema";
+
+type Props = Record<string, unknown>;
+const settings = new Settings("storage-user");
+const user = lifecycle(settings);
+// The engine's own inputs of a provider resource.
+const engineKeys = new Set(["version", "pluginDownloadURL", "pluginChecksums", "name", "parameterization"]);
+const derived = new Set<string>(outputNames);
+const secretKeys = new Set(["secrets", ...outputNames.filter(isSecret)]);
+const isSecretValue = (v: unknown): v is { value: unknown } =>
+  typeof v === "object" && v !== null && (v as Props)[SECRET_SIG[0]] === SECRET_SIG[1];
+const secret = (value: unknown) => ({ [SECRET_SIG[0]]: SECRET_SIG[1], value });
+
+/** Plain values for the lifecycle: secrets unwrapped, derived outputs dropped (state keeps `account` and `secrets`). */
+const fromEngine = (props: unknown): Props =>
+  Object.fromEntries(
+    Object.entries((props ?? {}) as Props)
+      .filter(([k]) => !derived.has(k))
+      .map(([k, v]) => [k, isSecretValue(v) ? v.value : v]),
+  );
+/** The recorded outputs plus the derived ones, secrets wrapped, undefined dropped (a Struct cannot hold it). */
+export function toEngine(outs: Props, id?: string): Props {
+  const sources = sourcesOf({ id, account: outs.account, secrets: outs.secrets });
+  const all = { ...outs, ...Object.fromEntries(outputNames.map((name) => [name, deriveOutput(name, sources)])) };
+  return Object.fromEntries(
+    Object.entries(all)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, secretKeys.has(k) ? secret(v) : v]),
+  );
+}
+
+/** The project's directory: the plugin runs in the program's, which is the project's or below it. */
+function projectDir(): string {
+  for (let d = process.cwd(); ; d = path.dirname(d)) {
+    if (fs.existsSync(path.join(d, "Pulumi.yaml")) || fs.existsSync(path.join(d, "Pulumi.yml"))) return d;
+    if (d === path.dirname(d)) return process.cwd();
+  }
+}
+
+/**
+ * CheckConfig, which the engine calls before it records the provider: refuses a version other than
+ * this one, any key that is no setting, and a token whose text stands in the stack or project file
+ * (CheckConfig gets values unmarked); and returns the token marked secret, so a token set any other
+ * way (an environment, `--config`) never reaches the state in clear either.
+ */
+function checkProviderConfig(urn: string, news: Props): Props {
+  if (typeof news.version === "string" && news.version !== schema.version)
+    throw new StorageUserError("VERSION_MISMATCH", { wanted: news.version, running: schema.version });
+  const values = Object.fromEntries(
+    Object.entries(news)
+      .filter(([k, v]) => !engineKeys.has(k) && v !== undefined && v !== null)
+      .map(([k, v]) => [`storage-user:${k}`, typeof v === "string" ? v : JSON.stringify(v)]),
+  );
+  const stack = /^urn:pulumi:([^:]+)::/.exec(urn)?.[1] ?? "";
+  checkConfig(values, (_key, value) => plainInFiles(projectDir(), stack, value), { ns: "storage-user" });
+  return typeof news.accessToken === "string" ? { ...news, accessToken: secret(news.accessToken) } : news;
+}
+
+type Call = {
+  request: { getUrn(): string; getNews?(): Struct; getArgs?(): Struct | undefined; getTimeout?(): number };
+};
+type Struct = { toJavaScript(): Props };
+type Callback = (err: unknown, resp?: unknown) => void;
+/** customTimeouts.create per URN, from each Create request (the SDK's server drops it). */
+const createTimeoutsMs = new Map<string, number>();
+
+/**
+ * `@pulumi/pulumi/provider`'s server answers CheckConfig (unimplemented) and Configure itself and hands
+ * the provider nothing, so its gRPC handlers are wrapped where the server registers them.
+ */
+function wrapServer(): void {
+  const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/provider/server"));
+  const grpc = sdkRequire("@grpc/grpc-js") as {
+    Server: {
+      prototype: { addService(service: Record<string, { path?: string }>, impl: Record<string, unknown>): void };
+    };
+    status: { FAILED_PRECONDITION: number };
+  };
+  const pb = sdkRequire("../proto/provider_pb") as { CheckResponse: new () => { setInputs(s: unknown): void } };
+  const { Struct } = sdkRequire("google-protobuf/google/protobuf/struct_pb") as {
+    Struct: { fromJavaScript(v: Props): unknown };
+  };
+  const fail = (callback: Callback, err: unknown) =>
+    callback({ code: grpc.status.FAILED_PRECONDITION, details: err instanceof Error ? err.message : String(err) });
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with the server as `this` below
+  const addService = grpc.Server.prototype.addService;
+  grpc.Server.prototype.addService = function (service, impl) {
+    if (service.checkConfig?.path === "/pulumirpc.ResourceProvider/CheckConfig") {
+      impl.checkConfig = (call: Call, callback: Callback) => {
+        try {
+          const resp = new pb.CheckResponse();
+          resp.setInputs(
+            Struct.fromJavaScript(checkProviderConfig(call.request.getUrn(), call.request.getNews!().toJavaScript())),
+          );
+          callback(null, resp);
+        } catch (err) {
+          fail(callback, err);
+        }
+      };
+      const sdkConfigure = (impl.configure as (call: Call, cb: Callback) => void).bind(impl);
+      impl.configure = (call: Call, callback: Callback) => {
+        const args = call.request.getArgs?.()?.toJavaScript() ?? {};
+        const values: Record<string, string> = {};
+        for (const [k, v] of Object.entries(args)) {
+          const value = isSecretValue(v) ? v.value : v;
+          if (typeof value === "string") values[`storage-user:${k}`] = value;
+        }
+        settings.configure({ get: (key) => values[key] });
+        sdkConfigure(call, callback);
+      };
+      const sdkCreate = (impl.create as (call: Call, cb: Callback) => void).bind(impl);
+      impl.create = (call: Call, callback: Callback) => {
+        const seconds = call.request.getTimeout?.() ?? 0;
+        if (seconds > 0) createTimeoutsMs.set(call.request.getUrn(), seconds * 1000);
+        sdkCreate(call, callback);
+      };
+    }
+    return addService.call(this, service, impl);
+  };
+}
+
+const withUrn = (urn: string, props: Props): Props => ({ ...props, __urn: urn });
+
+const storageUserProvider: provider.Provider = {
+  version: schema.version,
+  schema: JSON.stringify(schema),
+  async check(urn, olds, news) {
+    const result = await user.check(fromEngine(olds), withUrn(urn, fromEngine(news)));
+    return { inputs: result.inputs as Props, failures: result.failures };
+  },
+  diff: (id, urn, olds, news) => user.diff(id, fromEngine(olds), withUrn(urn, fromEngine(news))),
+  async create(urn, inputs) {
+    const timeout = createTimeoutsMs.get(urn);
+    const result = await user.create({
+      ...withUrn(urn, fromEngine(inputs)),
+      ...(timeout ? { __createTimeoutMs: timeout } : {}),
+    });
+    return { id: result.id, outs: toEngine(result.outs as Props, result.id) };
+  },
+  async update(id, urn, olds, news) {
+    return {
+      outs: toEngine((await user.update(id, fromEngine(olds), withUrn(urn, fromEngine(news)))).outs as Props, id),
+    };
+  },
+  async read(id, _urn, props) {
+    const result = await user.read(id, fromEngine(props));
+    return { id: result.id, props: toEngine(result.props as Props, result.id) };
+  },
+  delete: (id, _urn, props) => user.remove(id, fromEngine(props)),
+};
+
+/** Starts the plugin: bin/pulumi-resource-storage-user, or yaml/'s `main` through a language host. */
+export function serve(): Promise<void> {
+  wrapServer();
+  return provider.main(storageUserProvider, process.argv.slice(2));
+}
+if (require.main === module) serve().catch((err: Error) => (console.error(err.message), process.exit(1)));
+export { typeToken };

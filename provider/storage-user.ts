@@ -1,0 +1,162 @@
+/** The StorageUser resource as programs construct it: its arguments, options and outputs. */
+import * as pulumi from "@pulumi/pulumi";
+import { defaults } from "./defaults";
+import { StorageUserError } from "./messages";
+import { argNames, inputFailures, PREVIEW_MARK } from "./inputs";
+import { deriveOutput, OutputName, outputNames, outputs, OutputValues, sourcesOf } from "./model";
+import { assertConfig, assertPluginCanStart, perRun, redactResponseDumps, urnOf } from "./program";
+import { serializableProvider } from "./serializable";
+
+redactResponseDumps(pulumi.log);
+
+/** The arguments of a {@link StorageUser}; every one is optional (`new StorageUser("app")`). */
+export interface StorageUserArgs {
+  /**
+   * Requested login of the new user (request member `UserName`). Changing it creates a new user. Left out, a name is generated on create: the resource name, "-", 7 random hex digits, kept on every update and new on every replace, which is how to rotate credentials.
+   * @default `${name}-${7 random hex digits}`
+   */
+  userName?: pulumi.Input<string>;
+  /**
+   * Request member `PersistPassword`, sent as 1 or 0. The spec gives it no meaning; changing it creates a new user.
+   * @default false
+   */
+  persistPassword?: pulumi.Input<boolean>;
+  /**
+   * Name of a connection, for users on several services in one program: its settings are read from STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME> (and, in TypeScript, the stack config object `storage:connections`). Omitted: the provider's own settings. A user never moves on its own.
+   * @default the default connection: storage:baseUrl and storage:accessToken
+   */
+  connection?: pulumi.Input<string>;
+}
+
+/** "90s", "5m", "1h30m" (Pulumi's customTimeouts syntax) in ms. */
+function durationMs(text: string | undefined): number | undefined {
+  if (!text) return undefined;
+  const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)];
+  const total = parts.reduce((sum, m) => sum + Number(m[1]) * unit[m[2]], 0);
+  if (parts.map((m) => m[0]).join("") !== text || total <= 0)
+    throw new StorageUserError("INVALID_INPUT", { problem: "notADuration", text });
+  return total;
+}
+
+// Each output of the description, typed and documented from its entry there (provider/model.ts).
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the outputs are declared once, in the description
+export interface StorageUser extends Outputs {}
+type Outputs = { readonly [K in keyof OutputValues]: pulumi.Output<OutputValues[K]> };
+
+/**
+ * A user of the object-storage service, created through `POST {baseUrl}/storage/users`. The API can
+ * only create: docs/lifecycle.md says what replace, destroy, refresh and import do.
+ */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
+export class StorageUser extends pulumi.dynamic.Resource {
+  /** The requested login, as sent: the given userName, or the generated one. */
+  public readonly userName!: pulumi.Output<string>;
+  /** The `persistPassword` input, as sent (`false` unless given). */
+  public readonly persistPassword!: pulumi.Output<boolean>;
+  /** The connection name the user was last deployed with; undefined: the default one. */
+  public readonly connection!: pulumi.Output<string | undefined>;
+  /** As stored in state: JSON text of the plain account; the outputs are derived from it. */
+  private readonly account!: pulumi.Output<string>;
+  /** As stored in state: JSON text of the secrets (secret). */
+  private readonly secrets!: pulumi.Output<string>;
+
+  constructor(name: string, args: StorageUserArgs = {}, opts?: pulumi.CustomResourceOptions) {
+    if (opts?.import !== undefined || opts?.id !== undefined)
+      throw new StorageUserError("IMPORT_UNSUPPORTED", { name });
+    // Options a create-only API cannot honour (the others: docs/lifecycle.md "Resource options").
+    const option = opts?.deleteBeforeReplace
+      ? "deleteBeforeReplace"
+      : opts?.replaceOnChanges?.includes("*")
+        ? 'replaceOnChanges: ["*"]'
+        : undefined;
+    if (option) throw new StorageUserError("INVALID_INPUT", { problem: "unsupportedOption", name, option });
+    assertConfig();
+    assertPluginCanStart();
+    if (args === null || typeof args !== "object")
+      throw new StorageUserError("INVALID_INPUT", { problem: "noArguments", name });
+    // Names are checked whatever the values (an unknown argument would vanish); plain values too, so a
+    // typo fails before anything runs; Output values are checked by the provider's check.
+    const plain = Object.fromEntries(
+      Object.entries(args).filter(([, v]) => !pulumi.Output.isInstance(v) && !(v instanceof Promise)),
+    );
+    const failures = inputFailures(
+      {
+        ...plain,
+        ...Object.fromEntries(
+          Object.keys(args)
+            .filter((k) => !(k in plain))
+            .map((k) => [k, undefined]),
+        ),
+      },
+      false,
+    );
+    if (failures.length > 0)
+      throw new StorageUserError("INVALID_INPUT", {
+        problem: "invalidArguments",
+        name,
+        failures,
+        accepted: failures.some((f) => !(argNames as readonly string[]).includes(f.property)) ? argNames : undefined,
+      });
+    const createTimeoutMs = durationMs(opts?.customTimeouts?.create);
+    // Every key costs the SDK an Output and the engine a property per resource (bench/README.md), so only
+    // what the plugin or state needs is one; the outputs are derived, when first read.
+    super(
+      serializableProvider("runtime"),
+      name,
+      {
+        userName: args.userName,
+        ...(args.persistPassword === undefined ? {} : { persistPassword: args.persistPassword }),
+        ...(args.connection === undefined ? {} : { connection: args.connection }),
+        __urn: urnOf(name, "StorageUser", opts?.parent),
+        // A generated name is made at up, not at preview (inputs.ts nameInputs).
+        ...(pulumi.runtime.isDryRun() ? { [PREVIEW_MARK]: true } : {}),
+        ...(createTimeoutMs === undefined ? {} : { __createTimeoutMs: createTimeoutMs }),
+        account: undefined,
+        secrets: undefined,
+      },
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["secrets"] }),
+      "storage",
+      "StorageUser",
+    );
+    // Shared by every user of the run that leaves them out: the provider's check fills in the same values.
+    if (args.persistPassword === undefined) this.persistPassword = byDefault().persistPassword;
+    if (args.connection === undefined) this.connection = byDefault().connection;
+  }
+
+  /** Not supported: the API cannot return an existing user's credentials. Always throws. */
+  static get(name: string, _id: pulumi.Input<pulumi.ID>, _opts?: pulumi.CustomResourceOptions): never {
+    throw new StorageUserError("IMPORT_UNSUPPORTED", { name });
+  }
+}
+
+/** Per run: an Output belongs to the run that made it. */
+const byDefault = perRun(() => ({
+  persistPassword: pulumi.output(defaults.persistPassword),
+  connection: pulumi.output(undefined),
+}));
+
+type Self = { account: pulumi.Output<unknown>; secrets: pulumi.Output<unknown>; id: pulumi.Output<string> };
+/**
+ * Each output, derived when first read from the source its entry names. Those made from the
+ * credentials are secret in the program itself (also under `setMocks`, where the engine marks nothing).
+ */
+function derive(u: Self, name: OutputName): pulumi.Output<unknown> {
+  const { from } = outputs[name];
+  if (from === "id") return u.id.apply((id) => deriveOutput(name, { id }));
+  if (from === "account") return u.account.apply((account) => deriveOutput(name, sourcesOf({ account })));
+  return pulumi.secret(
+    pulumi
+      .all([u.account, u.secrets])
+      .apply(([account, secrets]) => deriveOutput(name, sourcesOf({ account, secrets }))),
+  );
+}
+for (const name of outputNames)
+  Object.defineProperty(StorageUser.prototype, name, {
+    configurable: true,
+    get(this: Self) {
+      const value = derive(this, name);
+      Object.defineProperty(this, name, { value, enumerable: true });
+      return value;
+    },
+  });

@@ -1,0 +1,197 @@
+// The one configuration check and the settings' resolution, called directly: every key under the
+// namespace that is no setting refused naming the key (with the closest setting) and never the
+// value, whichever way the config arrives (the program's values, a service's ConfigMap as whole
+// values or path keys); plain tokens refused; each connection's keys and environment fallbacks.
+import { describe, expect, test } from "vitest";
+import { checkConfig, PlainAt, Settings, settingKeys } from "../../provider/config";
+import { checkStorageConfig, ConfigMapLike } from "../../provider/automation";
+
+const secret = "plain-secret-value-6b1f0d";
+const never = (): PlainAt => undefined;
+function outcome(f: () => void): { code?: string; message: string } {
+  try {
+    f();
+    return { message: "(nothing thrown)" };
+  } catch (err) {
+    return { code: (err as { code?: string }).code, message: (err as Error).message };
+  }
+}
+
+/** Each shape as the program receives it (objects as JSON text), the message it must name, and the same config as path keys. */
+const shapes: Array<[string, Record<string, string>, string, ConfigMapLike]> = [
+  [
+    "a misspelt top-level key",
+    { "storage:accessTokn": secret },
+    '"storage:accessTokn" is not a setting of pulumi-storage-user, which reads only storage:baseUrl, storage:accessToken, storage:connections there (did you mean storage:accessToken?)',
+    { "storage:accessTokn": { value: secret } },
+  ],
+  [
+    "a misspelt key in an unused connection",
+    { "storage:connections": JSON.stringify({ eu: { baseUrl: "https://eu.example", accesToken: secret } }) },
+    '"storage:connections.eu.accesToken" is not a setting of pulumi-storage-user, which reads only storage:connections.eu.baseUrl, storage:connections.eu.accessToken there (did you mean storage:connections.eu.accessToken?)',
+    {
+      "storage:connections.eu.baseUrl": { value: "https://eu.example" },
+      "storage:connections.eu.accesToken": { value: secret },
+    },
+  ],
+  [
+    "a connection that is a value, not an entry",
+    { "storage:connections": JSON.stringify({ eu: secret }) },
+    "storage:connections.eu is not an object with baseUrl and accessToken",
+    { "storage:connections.eu": { value: secret } },
+  ],
+  [
+    "a connection name that maps to no environment variable",
+    { "storage:connections": JSON.stringify({ "EU-1": { accessToken: secret } }) },
+    'storage:connections has an entry named "EU-1"',
+    { "storage:connections.EU-1.accessToken": { value: secret, secret: true } },
+  ],
+  [
+    "a setting of a connection given as an object",
+    { "storage:connections": JSON.stringify({ eu: { baseUrl: { x: secret } } }) },
+    "storage:connections.eu.baseUrl is not a single value",
+    { "storage:connections.eu.baseUrl.x": { value: secret } },
+  ],
+  [
+    "a top-level setting given as an object",
+    { "storage:baseUrl": JSON.stringify({ x: secret }) },
+    "storage:baseUrl is not a single value",
+    { "storage:baseUrl.x": { value: secret } },
+  ],
+  [
+    "storage:connections as a plain value",
+    { "storage:connections": secret },
+    "storage:connections is not an object of named connections",
+    { "storage:connections": { value: secret } },
+  ],
+];
+
+describe("checkConfig, the one check", () => {
+  test.each(shapes)(
+    "%s: [CONFIG_INVALID] naming the key, never the value, as the program and a service give it",
+    (_what, values, named, pathKeys) => {
+      const whole = Object.fromEntries(Object.entries(values).map(([k, value]) => [k, { value }]));
+      for (const r of [
+        outcome(() => checkConfig({ "storage:baseUrl": "https://api.example", ...values }, never, { project: "app" })),
+        outcome(() => checkStorageConfig(whole)),
+        outcome(() => checkStorageConfig(pathKeys, { path: true })),
+      ]) {
+        expect(r.code).toBe("CONFIG_INVALID");
+        expect(r.message).toContain(named);
+        expect(r.message).not.toContain(secret);
+      }
+    },
+  );
+
+  test("the settings and other namespaces pass; a project named storage owns other keys there, its settings still checked", () => {
+    const values = {
+      "storage:baseUrl": "https://api.example",
+      "storage:accessToken": secret,
+      "storage:connections": JSON.stringify({ eu: { baseUrl: "https://eu.example", accessToken: secret }, us: {} }),
+      "aws:region": "eu-west-1",
+      "app:storage:x": "y",
+    };
+    expect(outcome(() => checkConfig(values, never, { project: "app" })).message).toBe("(nothing thrown)");
+    expect(outcome(() => checkConfig({ "storage:replicas": "3" }, never, { project: "storage" })).message).toBe(
+      "(nothing thrown)",
+    );
+    const misspelt = { "storage:connections": JSON.stringify({ eu: { accesToken: secret } }) };
+    expect(outcome(() => checkConfig(misspelt, never, { project: "storage" })).code).toBe("CONFIG_INVALID");
+  });
+
+  test("the plugin's namespace has no connections: any other key is refused, with the closest setting", () => {
+    const r = outcome(() => checkConfig({ "storage-user:accesToken": secret }, never, { ns: "storage-user" }));
+    expect(r.message).toContain(
+      '"storage-user:accesToken" is not a setting of pulumi-storage-user, which reads only storage-user:baseUrl, storage-user:accessToken there (did you mean storage-user:accessToken?)',
+    );
+    expect(r.message).not.toContain(secret);
+  });
+
+  test.each([
+    ["the token", { "storage:accessToken": { value: secret } }, {}, "storage:accessToken"],
+    [
+      "a connection's token, path key",
+      { "storage:connections.eu.accessToken": { value: secret } },
+      { path: true },
+      "storage:connections.eu.accessToken",
+    ],
+    [
+      "a connection's token, whole object not secret",
+      { "storage:connections": { value: JSON.stringify({ eu: { accessToken: secret } }) } },
+      {},
+      "storage:connections.eu.accessToken",
+    ],
+  ])("%s without secret: [CONFIG_NOT_SECRET] with the setAllConfig fix", (_what, config, options, key) => {
+    const r = outcome(() => checkStorageConfig(config, options));
+    expect(r.code).toBe("CONFIG_NOT_SECRET");
+    expect(r.message).toContain(`${key} is set in plain text`);
+    expect(r.message).toContain("secret: true");
+    expect(r.message).not.toContain(secret);
+  });
+
+  test("secret tokens and a base URL pass, as whole values and path keys", () => {
+    const whole: ConfigMapLike = {
+      "storage:baseUrl": { value: "https://api.example" },
+      "storage:accessToken": { value: secret, secret: true },
+      "storage:connections": {
+        value: JSON.stringify({ eu: { baseUrl: "https://eu.example", accessToken: secret } }),
+        secret: true,
+      },
+    };
+    const paths: ConfigMapLike = {
+      "storage:connections.eu.baseUrl": { value: "https://eu.example" },
+      "storage:connections.eu.accessToken": { value: secret, secret: true },
+      "aws:region": { value: "eu-west-1" },
+    };
+    expect(outcome(() => checkStorageConfig(whole)).message).toBe("(nothing thrown)");
+    expect(outcome(() => checkStorageConfig(paths, { path: true })).message).toBe("(nothing thrown)");
+  });
+});
+
+describe("Settings, as the plugin resolves them", () => {
+  test("each connection has its own keys and environment fallbacks; stack config wins", () => {
+    expect(settingKeys("baseUrl", "eu_west")).toEqual({
+      key: "storage:connections.eu_west.baseUrl",
+      env: "STORAGE_API_URL_EU_WEST",
+      path: true,
+    });
+    const env = { STORAGE_API_URL_EU: "https://env.example.com", STORAGE_ACCESS_TOKEN_EU: "env-token" };
+    Object.assign(process.env, env);
+    try {
+      const settings = new Settings();
+      expect(settings.resolve("eu")).toMatchObject({
+        baseUrl: new URL("https://env.example.com"),
+        accessToken: "env-token",
+        accessTokenSource: "STORAGE_ACCESS_TOKEN_EU",
+      });
+      expect(() => settings.baseUrl()).toThrow("[CONFIG_MISSING] no storage API address is configured");
+      const config: Record<string, string> = {
+        "storage:connections": JSON.stringify({ eu: { baseUrl: "https://cfg.example.com/api" } }),
+      };
+      settings.configure({ get: (k) => config[k] });
+      expect(settings.resolve("eu")).toMatchObject({
+        baseUrl: new URL("https://cfg.example.com/api"),
+        baseUrlSource: "storage:connections.eu.baseUrl",
+        accessToken: "env-token",
+      });
+      expect(() => settings.baseUrl("us")).toThrow("[CONFIG_MISSING] connection 'us' has no storage API address");
+      config["storage:connections"] = JSON.stringify({ eu: { accessToken: 7 } });
+      settings.configure({ get: (k) => config[k] });
+      expect(() => settings.baseUrl("eu")).toThrow("storage:connections.eu.accessToken is not a single value");
+    } finally {
+      for (const k of Object.keys(env)) delete process.env[k];
+    }
+  });
+
+  test("each namespace's missing address names its own key and the other language's", () => {
+    expect(() => new Settings().baseUrl()).toThrow(
+      "run `pulumi config set storage:baseUrl https://<api-host>`, or set STORAGE_API_URL in the environment of the pulumi command (setting process.env in the program does not reach the provider; storage-user:… keys are for YAML and Go programs)",
+    );
+    expect(() => new Settings("storage-user").baseUrl()).toThrow(
+      "run `pulumi config set storage-user:baseUrl https://<api-host>`, or set STORAGE_API_URL in the environment of the pulumi command (storage:… keys are for TypeScript programs)",
+    );
+    expect(() => new Settings("storage-user").baseUrl("eu")).toThrow(
+      "set STORAGE_API_URL_EU in the environment of the pulumi command; the plugin reads named connections from the environment only",
+    );
+  });
+});
