@@ -56,10 +56,9 @@ test("npm run docs passes its validation and documents every export of every ent
       Object.fromEntries(m.children.map((c) => [c.name, kindOf[c.kind] ?? `kind ${c.kind}`])),
     ]),
   );
-  const pinned = JSON.parse(fs.readFileSync(path.join(repoRoot, "test", "support", "public-surface.json"), "utf8")) as Record<
-    string,
-    Record<string, string>
-  >;
+  const pinned = JSON.parse(
+    fs.readFileSync(path.join(repoRoot, "test", "support", "public-surface.json"), "utf8"),
+  ) as Record<string, Record<string, string>>;
   expect(modules).toEqual({ index: pinned["."], automation: pinned["./automation"], testing: pinned["./testing"] });
 });
 
