@@ -264,7 +264,7 @@ export const messages = {
     SERVICE_READDRESSED: (u: Moved) =>
       `StorageUser '${u.userName}' (id ${u.id}) is recorded on ${u.now}, where ${u.connection} points, instead of ${u.service}, because STORAGE_SERVICE_NEW_ADDRESS names that address as the same service (an update with no API call)`,
     STATE_UPGRADE: (u: UserRef) =>
-      `StorageUser '${u.userName}' (id ${u.id}) was recorded by pulumi-storage-user 0.1.x: the next pulumi up rewrites its state in today's shape (an update with no API call)`,
+      `StorageUser '${u.userName}' (id ${u.id}) was recorded by pulumi-storage-user 0.1.x: the next pulumi up rewrites its state in the 0.2 shape (an update with no API call)`,
     SERVICE_RECORDED: (u: UserRef & { connection: string; now: string }) =>
       `StorageUser '${u.userName}' (id ${u.id}) had no recorded service (created by 0.1.x): recorded as ${u.now}, where ${u.connection} pointed at the last pulumi up`,
     USER_LEFT_STACK: (u: UserRef & { failed: boolean }) =>
