@@ -1,7 +1,6 @@
 /**
- * `pulumi-storage-user/automation`, for services that drive Pulumi and for operators: a run's
- * failures and warnings typed (from its engine events, else from the CommandError's text), config
- * checked before it is written, and the creates a force-stop left pending. docs/automation-api.md.
+ * `pulumi-storage-user/automation`, for services that drive Pulumi: a run's failures and warnings typed,
+ * config checked before it is written, the creates a force-stop left pending (docs/automation-api.md).
  */
 import * as path from "node:path";
 import type { ConfigMap, EngineEvent, Stack, Workspace } from "@pulumi/pulumi/automation";
@@ -20,7 +19,7 @@ export interface StorageUserDiagnostic<Code extends string> {
   urn?: string;
   /** The resource's Pulumi name, from its URN or from the message. */
   resourceName?: string;
-  /** The user's requested login, when the run's events carried the resource's inputs. */
+  /** The user's requested login, when the run's events carried it. */
   userName?: string;
 }
 /** A failure of a run: a diagnostic of severity `error` with one of the error codes. */
@@ -35,37 +34,36 @@ export type EngineEventLike = Pick<
 /** Config values as the Automation API takes and gives them. */
 export type ConfigMapLike = ConfigMap;
 /** The parts of an Automation API `Stack` read by {@link checkStackConfig}. */
-export type StackLike = Pick<Stack, "name" | "getAllConfig"> & { workspace: Pick<Workspace, "workDir"> };
+export type StackLike = Pick<Stack, "name" | "getAllConfig"> & {
+  /** Where the stack's settings file is. */
+  workspace: Pick<Workspace, "workDir">;
+};
 
-const OURS = /[:$](?:pulumi-nodejs:dynamic\/storage:StorageUser(?:Ledger)?|storage-user:index:StorageUser)::/;
-/** Program-side refusals name the resource: "StorageUser 'app' has invalid arguments…". */
-const NAMED = /^\[[A-Z_]+\] StorageUser(?:Ledger)? '([^']+)'/;
+const TYPE = /^(?:.*\$)?(pulumi-nodejs:dynamic\/storage:StorageUser(Ledger)?|storage-user:index:StorageUser)$/;
+const ours = (urn?: string) => urn !== undefined && TYPE.test(urn.split("::")[2] ?? "");
 
 function diagnostic<C extends string>(codes: readonly C[], text: string, urn?: string, userName?: string) {
   const message = text.trim();
   const code = /^\[([A-Z_]+)\] /.exec(message)?.[1] as C | undefined;
   if (!code || !codes.includes(code)) return undefined;
-  // A diagnostic of another resource (the stack's "update failed") is no StorageUser's.
-  const ours = urn !== undefined && OURS.test(urn);
-  const resourceName = ours ? nameFromUrn(urn) : NAMED.exec(message)?.[1];
+  // Another resource's diagnostic (the stack's "update failed") is no StorageUser's; program-side refusals name theirs.
+  const resourceName = ours(urn)
+    ? nameFromUrn(urn!)
+    : /^\[[A-Z_]+\] StorageUser(?:Ledger)? '([^']+)'/.exec(message)?.[1];
   const d: StorageUserDiagnostic<C> = {
     code,
     message,
-    ...(ours ? { urn } : {}),
+    ...(ours(urn) ? { urn } : {}),
     ...(resourceName ? { resourceName } : {}),
   };
-  return ours && userName ? { ...d, userName } : d;
+  return ours(urn) && userName ? { ...d, userName } : d;
 }
 
-const unique = <T extends StorageUserDiagnostic<string>>(list: (T | undefined)[]) => {
+function unique<T extends StorageUserDiagnostic<string>>(list: (T | undefined)[]): T[] {
   const seen = new Set<string>();
-  return list.filter(
-    (d): d is T =>
-      !!d &&
-      !seen.has(`${d.urn ?? d.resourceName}\n${d.message}`) &&
-      !!seen.add(`${d.urn ?? d.resourceName}\n${d.message}`),
-  );
-};
+  const key = (d: T) => `${d.urn ?? d.resourceName}\n${d.message}`;
+  return list.filter((d): d is T => !!d && !seen.has(key(d)) && !!seen.add(key(d)));
+}
 
 /** The failures and warnings in a run's engine events, each once, in the order they came. */
 export function storageUserDiagnostics(events: Iterable<EngineEventLike>): {
@@ -81,20 +79,20 @@ export function storageUserDiagnostics(events: Iterable<EngineEventLike>): {
     const name: unknown = step?.new?.inputs?.userName ?? step?.old?.inputs?.userName ?? step?.new?.outputs?.userName;
     if (step && typeof name === "string") userNames.set(step.urn, name);
   }
-  const diagnostics = list.map((e) => e.diagnosticEvent).filter((d) => d !== undefined);
   const of = <C extends string>(severity: string, codes: readonly C[]) =>
     unique(
-      diagnostics
-        .filter((d) => d.severity === severity)
-        .map((d) => diagnostic(codes, d.message, d.urn, d.urn && userNames.get(d.urn))),
+      list
+        .map((e) => e.diagnosticEvent)
+        .map((d) =>
+          d?.severity === severity ? diagnostic(codes, d.message, d.urn, d.urn && userNames.get(d.urn)) : undefined,
+        ),
     );
   return { failures: of("error", errorCodes), warnings: of("warning", warningCodes) };
 }
 
 /**
  * The provider's failures in a failed `up`/`preview`/`refresh`/`destroy`: from its engine events when
- * given (with URN and userName), else from the error's text (a CommandError's message holds the CLI's
- * output). Empty when the failure is not the provider's.
+ * given, else from the error's text (a CommandError's message holds the CLI's output).
  */
 // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the union documents what is expected; anything else reads as no events
 export function storageUserFailures(source: Iterable<EngineEventLike> | unknown): StorageUserFailure[] {
@@ -102,57 +100,49 @@ export function storageUserFailures(source: Iterable<EngineEventLike> | unknown)
     return storageUserDiagnostics(source as Iterable<EngineEventLike>).failures;
   const text = source instanceof Error ? source.message : typeof source === "string" ? source : "";
   let header: string | undefined;
-  const ours = (type: string) =>
-    /^(pulumi-nodejs:dynamic\/storage:StorageUser(Ledger)?|storage-user:index:StorageUser)$/.test(type);
   return unique(
     text.split("\n").map((line) => {
-      // The Diagnostics section: "  pulumi-nodejs:dynamic/storage:StorageUser (app):", then its lines.
+      // The Diagnostics section: "  <type> (app):", then its lines; a progress line: " +  <type> app creating (0s) error: …".
       const section = /^ {2}(\S+) \((.+)\):$/.exec(line);
-      if (section) header = ours(section[1]) ? section[2] : undefined;
+      if (section) header = TYPE.test(section[1]) ? section[2] : undefined;
       const at = line.indexOf("error: [");
-      if (at < 0) return undefined;
-      // A progress line names its resource before the error: " +  <type> app creating (0s) error: …".
       const progress = / (\S+:\S+) (\S+) /.exec(line.slice(0, at));
-      const named = progress && ours(progress[1]) ? progress[2] : header;
-      const f = diagnostic(errorCodes, line.slice(at + "error: ".length));
+      const named = progress && TYPE.test(progress[1]) ? progress[2] : header;
+      const f = at < 0 ? undefined : diagnostic(errorCodes, line.slice(at + "error: ".length));
       return f && !f.resourceName && named ? { ...f, resourceName: named } : f;
     }),
   );
 }
 
-/** Whether `value` is set as a secret: a per-path key's own flag, else its top-level key's. */
+/** A ConfigMap's token is plain unless its own key (path keys) or its top-level key is secret. */
 const plainIn =
-  (config: ConfigMap, where: string, path?: boolean) =>
+  (config: ConfigMap, where: string, byPath?: boolean) =>
   (key: string): PlainAt =>
-    (path ? config[key]?.secret : config[key.split(".")[0]]?.secret) ? undefined : { where, inline: true };
-
-/** ConfigMap → values by full key: path keys (`storage:connections.eu.baseUrl`) folded into their top-level object's JSON. */
-function valuesOf(config: ConfigMap, path?: boolean): Record<string, string> {
-  const values: Record<string, string> = {};
-  const trees: Record<string, Record<string, unknown>> = {};
-  for (const [key, { value }] of Object.entries(config)) {
-    const [top, ...rest] = path ? key.split(".") : [key];
-    if (rest.length === 0) values[key] = value;
-    else
-      rest.reduce<Record<string, unknown>>(
-        (t, k, i) => (t[k] = i === rest.length - 1 ? value : (t[k] ?? {})) as Record<string, unknown>,
-        (trees[top] ??= {}),
-      );
-  }
-  return { ...values, ...Object.fromEntries(Object.entries(trees).map(([k, t]) => [k, JSON.stringify(t)])) };
-}
+    config[byPath ? key : key.split(".")[0]]?.secret ? undefined : { where, inline: true };
 
 /**
  * Refuses config **before** it is written anywhere: call it on the ConfigMap a service is about to give
  * `stack.setAllConfig(config, path)`. Throws `[CONFIG_NOT_SECRET]` for a token without `secret: true`
- * and `[CONFIG_INVALID]` for any key under `storage:` that is no setting, naming the key, never the value.
+ * and `[CONFIG_INVALID]` for a key under `storage:` that is no setting, naming the key, never the value.
  */
 export function checkStorageConfig(config: ConfigMapLike, options: { path?: boolean } = {}): void {
-  checkConfig(valuesOf(config, options.path), plainIn(config, "the config about to be set", options.path));
+  const values: Record<string, string> = {};
+  const trees: Record<string, Record<string, unknown>> = {};
+  for (const [key, { value }] of Object.entries(config)) {
+    const [top, ...rest] = options.path ? key.split(".") : [key];
+    if (rest.length === 0) values[key] = value;
+    else
+      rest.reduce<Record<string, unknown>>(
+        (tree, k, i) => (tree[k] = i === rest.length - 1 ? value : (tree[k] ?? {})) as Record<string, unknown>,
+        (trees[top] ??= {}),
+      );
+  }
+  for (const [top, tree] of Object.entries(trees)) values[top] = JSON.stringify(tree);
+  checkConfig(values, plainIn(config, "the config about to be set", options.path));
 }
 
 /**
- * Refuses a stack whose config (set earlier, by hand or by another service) holds a token in plain text
+ * Refuses a stack whose config (set earlier, by hand or by another service) holds a plain token
  * (`[CONFIG_NOT_SECRET]`) or a key under `storage:` that is no setting (`[CONFIG_INVALID]`), before any
  * Pulumi operation records that config in the backend's history.
  */
@@ -168,6 +158,5 @@ export async function checkStackConfig(stack: StackLike): Promise<void> {
   );
 }
 
-/** After a force-stopped `up`: the StorageUser creates left pending, users that may exist unrecorded (docs/failure-modes.md). */
 export { pendingStorageUsers, formatPendingStorageUser } from "./pending";
 export type { PendingStatus, PendingStorageUser, DeploymentLike } from "./pending";

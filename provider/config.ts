@@ -1,31 +1,20 @@
 /**
- * The settings: which config keys and environment variables hold them, the one check of a stack's
- * configuration (used by the program, the Automation API helpers and the package's plugin), and
- * their resolution per connection into a base URL and a token (the plugin side).
+ * The settings: their config keys and environment variables, the one check of a stack's configuration
+ * (run by the program, the Automation API helpers and the package's plugin) and, on the plugin side,
+ * their resolution per connection into a base URL and a token.
  */
-import { neverShow, StorageUserError } from "./messages";
+import { ErrorArgs, neverShow, StorageUserError } from "./messages";
 
 /** TypeScript programs read `storage:`; the package's plugin (YAML, Go) reads `storage-user:` (docs/decisions.md). */
 export type Namespace = "storage" | "storage-user";
-export type Setting = "baseUrl" | "accessToken";
-const env: Record<Setting, string> = { baseUrl: "STORAGE_API_URL", accessToken: "STORAGE_ACCESS_TOKEN" };
+type Setting = "baseUrl" | "accessToken";
+const env = { baseUrl: "STORAGE_API_URL", accessToken: "STORAGE_ACCESS_TOKEN" };
 const CONNECTIONS = "storage:connections";
 /** Names map to exactly one environment variable suffix (`eu_west` → `STORAGE_API_URL_EU_WEST`). */
 export const CONNECTION_NAME = /^[a-z][a-z0-9_]{0,62}$/;
-
-/**
- * Where one setting of one connection is read: a stack config key, then an environment variable.
- * The plugin reads named connections from the environment only (`key` "").
- */
-export function settingKeys(which: Setting, connection?: string, ns: Namespace = "storage") {
-  if (connection === undefined) return { key: `${ns}:${which}`, env: env[which], path: false };
-  const key = ns === "storage" ? `${CONNECTIONS}.${connection}.${which}` : "";
-  return { key, env: `${env[which]}_${connection.toUpperCase()}`, path: ns === "storage" };
-}
-
-type Entry = { baseUrl?: string; accessToken?: string };
+const invalid = (d: ErrorArgs<"CONFIG_INVALID">[1]) => new StorageUserError("CONFIG_INVALID", d);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const json = (text: string | undefined): unknown => {
+const json = (text?: string): unknown => {
   try {
     return text === undefined ? undefined : JSON.parse(text);
   } catch {
@@ -33,58 +22,48 @@ const json = (text: string | undefined): unknown => {
   }
 };
 
-/** The closest known key within a few edits of `key`, for "did you mean". */
-function closest(key: string, known: readonly string[]): string | undefined {
+/** Where one setting of one connection is read: a config key (none for the plugin's named connections), then a variable. */
+export function settingKeys(which: Setting, connection?: string, ns: Namespace = "storage") {
+  if (connection === undefined) return { key: `${ns}:${which}`, env: env[which], path: false };
+  const path = ns === "storage";
+  return {
+    key: path ? `${CONNECTIONS}.${connection}.${which}` : "",
+    env: `${env[which]}_${connection.toUpperCase()}`,
+    path,
+  };
+}
+
+/** Refuses `keys`, naming the known setting closest to the first (within 3 edits) for "did you mean". */
+function refuseUnknown(keys: string[], known: string[], path = false): void {
+  if (keys.length === 0) return;
   const distance = (a: string, b: string) => {
-    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    let row = [...Array(b.length + 1).keys()];
     for (let i = 1; i <= a.length; i++) {
       const next = [i];
       for (let j = 1; j <= b.length; j++)
-        next[j] = Math.min(
-          row[j] + 1,
-          next[j - 1] + 1,
-          row[j - 1] + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1),
-        );
+        next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + +(a[i - 1] !== b[j - 1]));
       row = next;
     }
     return row[b.length];
   };
-  const [best] = known.map((k) => [k, distance(key, k)] as const).sort((x, y) => x[1] - y[1]);
-  return best && best[1] <= 3 ? best[0] : undefined;
-}
-
-function refuseUnknown(keys: string[], known: readonly string[], path = false): void {
-  if (keys.length > 0)
-    throw new StorageUserError("CONFIG_INVALID", {
-      problem: "unknownKeys",
-      keys: keys.sort(),
-      known,
-      path,
-      suggest: closest(keys[0], known),
-    });
+  const [best] = known
+    .map((k) => ({ k, d: distance(keys[0].toLowerCase(), k.toLowerCase()) }))
+    .sort((x, y) => x.d - y.d);
+  throw invalid({ problem: "unknownKeys", keys: keys.sort(), known, path, suggest: best?.d <= 3 ? best.k : undefined });
 }
 
 /** `storage:connections` as Pulumi hands it over (JSON text), checked entry by entry, never echoing a value. */
-export function parseConnections(raw: string | undefined): Record<string, Entry> {
-  if (raw === undefined || raw === "") return {};
+export function parseConnections(raw: string | undefined): Record<string, { baseUrl?: string; accessToken?: string }> {
+  if (!raw) return {};
   const value = json(raw);
   if (!isObject(value))
-    throw new StorageUserError("CONFIG_INVALID", {
-      problem: "notAnObject",
-      key: CONNECTIONS,
-      expected: "an object of named connections",
-    });
+    throw invalid({ problem: "notAnObject", key: CONNECTIONS, expected: "an object of named connections" });
   for (const [name, entry] of Object.entries(value)) {
     const key = `${CONNECTIONS}.${name}`;
-    if (!CONNECTION_NAME.test(name))
-      throw new StorageUserError("CONFIG_INVALID", { problem: "badConnectionName", key: CONNECTIONS, name });
+    if (!CONNECTION_NAME.test(name)) throw invalid({ problem: "badConnectionName", key: CONNECTIONS, name });
     if (!isObject(entry))
-      throw new StorageUserError("CONFIG_INVALID", {
-        problem: "notAnObject",
-        key,
-        expected: "an object with baseUrl and accessToken",
-      });
-    const known = (["baseUrl", "accessToken"] as const).map((s) => `${key}.${s}`);
+      throw invalid({ problem: "notAnObject", key, expected: "an object with baseUrl and accessToken" });
+    const known = [`${key}.baseUrl`, `${key}.accessToken`];
     refuseUnknown(
       Object.keys(entry)
         .map((k) => `${key}.${k}`)
@@ -92,27 +71,21 @@ export function parseConnections(raw: string | undefined): Record<string, Entry>
       known,
       true,
     );
-    for (const s of ["baseUrl", "accessToken"] as const)
+    for (const s of ["baseUrl", "accessToken"])
       if (entry[s] !== undefined && typeof entry[s] !== "string")
-        throw new StorageUserError("CONFIG_INVALID", {
-          problem: "notAString",
-          key: `${key}.${s}`,
-          secret: s === "accessToken",
-          path: true,
-        });
+        throw invalid({ problem: "notAString", key: `${key}.${s}`, secret: s === "accessToken", path: true });
   }
-  return value as Record<string, Entry>;
+  return value as Record<string, { baseUrl?: string; accessToken?: string }>;
 }
 
-/** Where a token was found in plain text, for CONFIG_NOT_SECRET; undefined: secret, or not known to be plain. */
+/** Where a token stands in plain text, for CONFIG_NOT_SECRET; undefined: secret, or not known to be plain. */
 export type PlainAt = { where: string; project?: boolean; inline?: boolean } | undefined;
 
 /**
- * The one check of a stack's configuration, before anything is registered or recorded: every key
- * of the namespace is a setting (a misspelt key would sit in the state as the provider's input),
- * each setting is one value, each `storage:connections` entry is well-formed, and no token is
- * plain (`plainAt` tells, per token key, from what the caller can see). Names keys, never values.
- * `values`: the config by full key, as text (objects as JSON).
+ * The one check of a stack's configuration, before anything is registered or recorded: every key of
+ * the namespace is a setting (a misspelt key would sit in the state as the provider's input), each
+ * setting one value, each connection well-formed, no token plain (`plainAt` tells, from what its
+ * caller can see). Names keys, never values. `values`: the config by full key, objects as JSON text.
  */
 export function checkConfig(
   values: Record<string, string | undefined>,
@@ -126,16 +99,9 @@ export function checkConfig(
       Object.keys(values).filter((k) => k.startsWith(`${ns}:`) && !known.includes(k)),
       known,
     );
-  for (const s of ["baseUrl", "accessToken"] as const) {
-    const key = `${ns}:${s}`;
-    if (typeof json(values[key]) === "object" && json(values[key]) !== null)
-      throw new StorageUserError("CONFIG_INVALID", {
-        problem: "notAString",
-        key,
-        secret: s === "accessToken",
-        path: false,
-      });
-  }
+  for (const s of ["baseUrl", "accessToken"] as const)
+    if (typeof json(values[`${ns}:${s}`]) === "object" && json(values[`${ns}:${s}`]) !== null)
+      throw invalid({ problem: "notAString", key: `${ns}:${s}`, secret: s === "accessToken", path: false });
   const tokens = [{ ...settingKeys("accessToken", undefined, ns), value: values[`${ns}:accessToken`] }];
   if (ns === "storage")
     for (const [name, entry] of Object.entries(parseConnections(values[CONNECTIONS])))
@@ -146,26 +112,19 @@ export function checkConfig(
   }
 }
 
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-
 /** A base URL as the provider accepts it: absolute, https (plain http to loopback only), no user info, query or fragment. */
 export function parseBaseUrl(raw: string, source: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new StorageUserError("CONFIG_INVALID", { problem: "notAbsoluteUrl", source, raw });
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:")
-    throw new StorageUserError("CONFIG_INVALID", { problem: "notHttp", source, protocol: url.protocol });
-  if (url.protocol === "http:" && !LOOPBACK.test(url.hostname))
-    throw new StorageUserError("CONFIG_INVALID", { problem: "plainHttp", source, host: url.hostname });
-  if (url.username || url.password) throw new StorageUserError("CONFIG_INVALID", { problem: "userInfo", source });
-  if (url.search || url.hash) throw new StorageUserError("CONFIG_INVALID", { problem: "queryOrFragment", source });
+  if (!URL.canParse(raw.trim())) throw invalid({ problem: "notAbsoluteUrl", source, raw });
+  const url = new URL(raw.trim());
+  if (!/^https?:$/.test(url.protocol)) throw invalid({ problem: "notHttp", source, protocol: url.protocol });
+  if (url.protocol === "http:" && !/^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(url.hostname))
+    throw invalid({ problem: "plainHttp", source, host: url.hostname });
+  if (url.username || url.password) throw invalid({ problem: "userInfo", source });
+  if (url.search || url.hash) throw invalid({ problem: "queryOrFragment", source });
   return url;
 }
 
-/** The address STORAGE_SERVICE_NEW_ADDRESS declares the same service as a recorded one, normalized; undefined when unset or invalid. */
+/** The address STORAGE_SERVICE_NEW_ADDRESS declares the same service as a recorded one; undefined when unset or invalid. */
 export function declaredNewAddress(): string | undefined {
   const raw = process.env.STORAGE_SERVICE_NEW_ADDRESS;
   try {
@@ -176,22 +135,16 @@ export function declaredNewAddress(): string | undefined {
 }
 
 /** One connection's settings, with where each was read (for the hints in errors). */
-export interface Resolved {
-  baseUrl: URL;
-  accessToken: string;
-  baseUrlSource: string;
-  accessTokenSource: string;
-}
+export type Resolved = { baseUrl: URL; accessToken: string; baseUrlSource: string; accessTokenSource: string };
 
 /**
- * One provider's settings on the plugin side: the stack config it was configured with (stack config
- * wins), the environment as fallback. `configure` stays synchronous: the dynamic-provider plugin
- * caches the provider before awaiting it, so a concurrent call may run right after.
+ * One provider's settings on the plugin side: the stack config it was configured with wins over the
+ * environment. `configure` stays synchronous: the dynamic-provider plugin caches the provider before
+ * awaiting it, so a concurrent call may run right after.
  */
 export class Settings {
   private stack: { get(key: string): string | undefined } = { get: () => undefined };
   private readonly urls = new Map<string | undefined, URL | Error>();
-
   constructor(readonly ns: Namespace = "storage") {}
 
   configure(config: { get(key: string): string | undefined }): void {
@@ -201,31 +154,26 @@ export class Settings {
 
   private lookup(which: Setting, connection?: string) {
     const keys = settingKeys(which, connection, this.ns);
-    const fromStack =
+    const stack =
       connection === undefined
         ? this.stack.get(keys.key)
-        : this.ns === "storage"
-          ? parseConnections(this.stack.get(CONNECTIONS))[connection]?.[which]
-          : undefined;
-    const fromEnv = process.env[keys.env];
-    const value = fromStack || fromEnv || undefined;
-    return { ...keys, value, source: fromStack ? keys.key : fromEnv ? keys.env : keys.key };
+        : keys.key && parseConnections(this.stack.get(CONNECTIONS))[connection]?.[which];
+    const value = stack || process.env[keys.env] || undefined;
+    return { ...keys, value, source: stack ? keys.key : value ? keys.env : keys.key };
   }
 
   /** The base URL, or an error naming the key and the fix; parsed once per configure. Never needs the token. */
   baseUrl(connection?: string): URL {
-    let url = this.urls.get(connection);
-    if (url === undefined) {
+    if (!this.urls.has(connection))
       try {
         const { value, source, ...keys } = this.lookup("baseUrl", connection);
         if (value === undefined)
           throw new StorageUserError("CONFIG_MISSING", { setting: "address", connection, ...keys });
-        url = parseBaseUrl(value, source);
+        this.urls.set(connection, parseBaseUrl(value, source));
       } catch (err) {
-        url = err as Error;
+        this.urls.set(connection, err as Error);
       }
-      this.urls.set(connection, url);
-    }
+    const url = this.urls.get(connection)!;
     if (url instanceof Error) throw url;
     return url;
   }
@@ -236,8 +184,7 @@ export class Settings {
     if (value === undefined)
       throw new StorageUserError("CONFIG_MISSING", { setting: "access token", connection, ...keys });
     neverShow(value);
-    if (/[\r\n\0]/.test(value) || value.trim() !== value)
-      throw new StorageUserError("CONFIG_INVALID", { problem: "tokenWhitespace", source });
+    if (/[\r\n\0]/.test(value) || value.trim() !== value) throw invalid({ problem: "tokenWhitespace", source });
     return {
       baseUrl,
       accessToken: value,

@@ -43,23 +43,17 @@ const recorded = (d: { what: string; todo: string; at: string }): Text => [
 
 const unsupported = {
   deleteBeforeReplace: [
-    "the API has no delete call, so the old user stays on the service under the same userName while the engine marks it deleted; the replacement's create then meets a service that may refuse the name, and every later up repeats that failed create",
-    "remove deleteBeforeReplace; a replace creates the new user first and leaves the old one on the service with a warning (change userName too if the service wants unique names)",
+    "with no delete call the old user stays on the service under its name while the engine marks it deleted, so the replacement's create may meet a refused name on every later up",
+    "remove it; a replace creates the new user first and leaves the old one on the service with a warning",
   ],
   'replaceOnChanges: ["*"]': [
-    "it also makes the engine replace a user whose create ended without a verdict (OUTCOME_UNKNOWN), which sends that create again and can leave two users on the service",
-    'list the properties instead, e.g. replaceOnChanges: ["connection"]; for a recorded failure decide yourself with `pulumi up --replace <urn>`',
+    "it also replaces a user whose create ended without a verdict (OUTCOME_UNKNOWN), sending that create again: two users may exist",
+    'list the properties instead, e.g. replaceOnChanges: ["connection"]',
   ],
 } as const;
 
-/** What a user is called in warnings: name, id and the service it lives on. */
-export interface UserRef {
-  id: string;
-  userName: string;
-  /** Absent in state written by 0.1.x until a refresh records it. */
-  service?: string;
-  urn?: unknown;
-}
+/** What a user is called in warnings; `service` is absent in state written by 0.1.x until a refresh. */
+export type UserRef = { id: string; userName: string; service?: string; urn?: unknown };
 const where = (u: UserRef) => u.service ?? "its service (not recorded: created by 0.1.x; `pulumi refresh` records it)";
 const unconfirmed = (id: string) => id.startsWith("unconfirmed-");
 type Moved = UserRef & { service: string; connection: string; now: string };
@@ -96,7 +90,6 @@ export const messages = {
         "pass { users: [user1, user2] } with every StorageUser of the stack",
       ],
     },
-    /** `key` "": a named connection of the package's plugin, read from the environment only. */
     CONFIG_MISSING: (d: { setting: "address" | "access token"; connection?: string } & Keys): Text => [
       d.connection === undefined
         ? `no storage API ${d.setting} is configured`
@@ -118,7 +111,7 @@ export const messages = {
         path?: boolean;
         suggest?: string;
       }): Text => [
-        `${d.keys.map((k) => JSON.stringify(k.slice(0, 80))).join(", ")} ${d.keys.length === 1 ? "is" : "are"} not a setting of pulumi-storage-user, which reads only ${d.known.join(", ")} there${d.suggest ? ` (did you mean ${d.suggest}?)` : ""}`,
+        `${d.keys.map((k) => JSON.stringify(k.slice(0, 80))).join(", ")} ${d.keys.length === 1 ? "is" : "are"} not a setting of pulumi-storage-user, which reads only ${d.known.slice(0, -1).join(", ")} and ${d.known.at(-1)}${d.suggest ? ` (did you mean ${d.suggest}?)` : ""}`,
         `mind the spelling: remove it with \`pulumi config rm${d.path ? " --path" : ""} <key>\` and set the right key; ${ROTATE}`,
       ],
       notAnObject: (d: { key: string; expected: string }): Text => [`${d.key} is not ${d.expected}`, SET_CONNECTIONS],
@@ -155,7 +148,6 @@ export const messages = {
         "set it to the API root without ?... or #...; the provider appends /storage/users",
       ),
     },
-    /** A plain token would sit unencrypted in the state and its backups; the value is never named. */
     CONFIG_NOT_SECRET: (d: { where: string; project?: boolean; inline?: boolean } & Keys): Text => [
       `${d.key} is set in plain text in the ${d.project ? "project" : "stack"} configuration (${d.where}); Pulumi would write it unencrypted into the state, its history and backups`,
       `${d.project ? `remove it from the config block of ${d.where} and ` : ""}${
@@ -164,7 +156,6 @@ export const messages = {
           : `run ${setSecret(d.key, d.path)}`
       } (or ${d.project ? "" : "remove it and "}set ${d.env} in the environment), and rotate the token if that file or the stack's state was shared`,
     ],
-    /** The dynamic-provider plugin starts in the program's directory and loads these from there (pulumi/pulumi#5455). */
     PLUGIN_CANNOT_START: (d: { dir: string; missing: readonly string[] }): Text => [
       `Pulumi will start the dynamic-provider plugin of StorageUser in ${d.dir}, where ${d.missing.join(" and ")} cannot be loaded; nothing was registered`,
       `install them in ${d.dir} (npm install pulumi-storage-user @pulumi/pulumi), or point the project's main at the directory that has them`,
@@ -193,7 +184,6 @@ export const messages = {
       `the storage API rejected the request with HTTP ${d.status}${said(d.apiMessage)}`,
       "fix the input the API names and run again; nothing was created",
     ],
-    /** Any 3xx: the token goes nowhere but the configured address. */
     REDIRECT_REFUSED: (d: { status: number; location: string; source: string }): Text => [
       `the storage API answered HTTP ${d.status} redirecting to ${d.location || "(no Location)"}, which is not followed`,
       `set ${d.source} to the API's real address; nothing was created and the token was not sent there`,
@@ -281,7 +271,7 @@ export const messages = {
       `StorageUserLedger ${d.id} is deleted and its record with it. Forgotten users still on the storage service (${d.forgotten.length}): ${d.forgotten.map(describeForgotten).join("; ") || "none"}. ` +
       `Users it tracked, which stay on the service too if they leave the stack now (${d.tracked.length}): ${d.tracked.join("; ") || "none"}`,
   },
-  /** Why an argument is refused: the text after the property's name in a check failure or in INVALID_INPUT. */
+  // Why an argument is refused: the text after the property's name in a check failure or in INVALID_INPUT.
   reasons: {
     userNameNotString: (v: unknown) =>
       `must be a string, got ${v === null ? "null" : typeof v}: pass userName: "app-prod"`,
@@ -308,10 +298,11 @@ export const messages = {
 };
 
 type Errors = typeof messages.errors;
+type Warnings = typeof messages.warnings;
 /** One of {@link errorCodes}: the `code` of a {@link StorageUserError}. */
 export type StorageUserErrorCode = keyof Errors;
 /** One of {@link warningCodes}: the code a warning's text starts with (`[USER_LEFT_STACK] …`). */
-export type StorageUserWarningCode = keyof typeof messages.warnings;
+export type StorageUserWarningCode = keyof Warnings;
 /** Every error code, a stable contract (docs/errors.md). */
 export const errorCodes = Object.keys(messages.errors) as readonly StorageUserErrorCode[];
 /** Every warning code, a stable contract (docs/errors.md). */
@@ -338,33 +329,22 @@ export function redact(text: string, secrets: readonly (string | undefined)[] = 
     text,
   );
 }
-const redacted = (details: object) =>
-  Object.fromEntries(
-    Object.entries(details).map(([k, v]) => [
-      k,
-      typeof v === "string"
-        ? redact(v)
-        : Array.isArray(v)
-          ? v.map((x) => (typeof x === "string" ? redact(x) : x) as unknown)
-          : v,
-    ]),
-  );
+const redactAll = (v: unknown): unknown =>
+  typeof v === "string" ? redact(v) : Array.isArray(v) ? v.map(redactAll) : v;
+const redacted = (details: object) => Object.fromEntries(Object.entries(details).map(([k, v]) => [k, redactAll(v)]));
 
 /** What happened and what to do, from the catalogue, details redacted (a recorded failure keeps them in state). */
 export function errorText(...[code, details]: ErrorArgs): { what: string; todo: string } {
   const entry = messages.errors[code] as ((d: unknown) => Text) | Record<string, (d: unknown) => Text>;
-  const d = redacted(details);
+  const d = redacted(details) as Record<string, unknown>;
   const [what, todo] = typeof entry === "function" ? entry(d) : entry[d.problem as string](d);
   return { what, todo };
 }
 
-/** A warning's text, `[CODE] …`. */
-export function warningText<C extends StorageUserWarningCode>(
-  code: C,
-  details: Parameters<(typeof messages.warnings)[C]>[0],
-): string {
-  return `[${code}] ${(messages.warnings[code] as (d: unknown) => string)(details)}`;
-}
+/** A warning's details; its text is `[CODE] …`. */
+export type WarningArgs<C extends StorageUserWarningCode> = Parameters<(typeof messages.warnings)[C]>[0];
+export const warningText = <C extends StorageUserWarningCode>(code: C, details: WarningArgs<C>) =>
+  `[${code}] ${(messages.warnings[code] as (d: unknown) => string)(details)}`;
 
 /** Every error the package raises: a stable `code`, the `details` its message was made from (never a secret), the `cause`. */
 export class StorageUserError extends Error {

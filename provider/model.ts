@@ -1,5 +1,5 @@
 /**
- * A user described once. The answer's table drives its parsing (api.ts), what state keeps plain
+ * A user described once. The answer's table drives its parsing (plugin/api.ts), what state keeps plain
  * (`account`) and secret (`secrets`), the public types and the schema's; the outputs' table says how
  * each output is derived from state, and drives the TypeScript class, the plugin and the schema.
  */
@@ -29,11 +29,10 @@ export const answer = {
 type Answer = typeof answer;
 type Named<K> = { [N in keyof Answer]: Answer[N][1] extends K ? N : never }[keyof Answer];
 
-/** The table flat: each field's connection (none at the top level), name, API path, and its name in `account` if plain. */
-type Field = { conn?: string; name: string; api: string[]; plain?: string };
+/** The table flat: each field's connection (none at the top), name, API path, and its name in `account` if plain. */
 export const fields = Object.entries(answer).flatMap(([top, [member, f]]): Field[] =>
   typeof f === "string"
-    ? [{ conn: undefined, name: top, api: [member], plain: f === PLAIN ? top : undefined }]
+    ? [{ name: top, api: [member], plain: f === PLAIN ? top : undefined }]
     : Object.entries(f).map(([name, [api, kind]]: [string, readonly [string, Kind]]) => ({
         conn: top,
         name,
@@ -41,14 +40,38 @@ export const fields = Object.entries(answer).flatMap(([top, [member, f]]): Field
         plain: kind === PLAIN ? top + name[0].toUpperCase() + name.slice(1) : undefined,
       })),
 );
+type Field = { conn?: string; name: string; api: string[]; plain?: string };
 
 // Aliases of object types, not interfaces, so they stay assignable to Record<string, string>.
-/** The `swift` output (secret), from the answer's `SwiftApiConnection`: `endpoint` is where clients authenticate. */
-export type SwiftConnection = { endpoint: string; tenantId: string; accessKey: string; password: string };
+/** The `swift` output (secret), from the answer's `SwiftApiConnection`. */
+export type SwiftConnection = {
+  /** `Endpoint`: where clients authenticate (`OS_AUTH_URL` in `env`). */
+  endpoint: string;
+  /** `TenantId`. */
+  tenantId: string;
+  /** `AccessKey`: the login. */
+  accessKey: string;
+  /** `Password`. */
+  password: string;
+};
 /** The `s3` output (secret), from the answer's `S3Connection`. */
-export type S3Connection = { endpoint: string; accessKey: string; secretKey: string };
+export type S3Connection = {
+  /** `Endpoint`. */
+  endpoint: string;
+  /** `AccessKey`. */
+  accessKey: string;
+  /** `SecretKey`. */
+  secretKey: string;
+};
 /** The `ftp` output (secret), from the answer's `FtpConnection`. */
-export type FtpConnection = { hostName: string; login: string; password: string };
+export type FtpConnection = {
+  /** `HostName`. */
+  hostName: string;
+  /** `Login`. */
+  login: string;
+  /** `Password`. */
+  password: string;
+};
 /** Everything secret the API returned for one user, each connection with its endpoint. */
 export interface Credentials {
   /** `Name`: the login as the service returned it (the spec counts it as a credential). */
@@ -88,17 +111,15 @@ export interface Task {
 
 /** What the service returned, in the provider's own names. */
 export type CreatedUser = Credentials & { userId: number; tasks: Task[] } & { [K in Named<typeof PLAIN>]: string };
-/** Plain, kept in state as JSON text: the service the user lives on, its tasks, and every plain field. */
+/** State's plain part, stored as JSON text: the service the user lives on, its tasks, every plain field. */
 export type Account = { baseUrl?: string; tasks: Task[] } & Record<string, unknown>;
-/** Secret, kept in state as JSON text: the credentials without their plain fields. */
-export type Secrets = Record<string, unknown>;
 type Tree = Record<string, unknown>;
 const at = (tree: Tree, conn?: string) => (conn ? ((tree[conn] ??= {}) as Tree) : tree);
 
-/** A created user as state keeps it: `account` plain, `secrets` secret. */
-export function split(user: CreatedUser, baseUrl: string): { account: Account; secrets: Secrets } {
+/** A created user as state keeps it: `account` plain, `secrets` the credentials without their plain fields. */
+export function split(user: CreatedUser, baseUrl: string): { account: Account; secrets: Tree } {
   const account: Account = { baseUrl, tasks: user.tasks };
-  const secrets: Secrets = {};
+  const secrets: Tree = {};
   for (const f of fields) {
     const value = at(user as unknown as Tree, f.conn)[f.name];
     if (f.plain) account[f.plain] = value;
@@ -108,7 +129,7 @@ export function split(user: CreatedUser, baseUrl: string): { account: Account; s
 }
 
 /** The credentials with their plain fields, as the program offers them. */
-export function credentialsOf(account: Account, secrets: Secrets): Credentials {
+export function credentialsOf(account: Account, secrets: Tree): Credentials {
   const out: Tree = {};
   for (const f of fields)
     if (f.conn || !f.plain) at(out, f.conn)[f.name] = f.plain ? account[f.plain] : at({ ...secrets }, f.conn)[f.name];
@@ -117,20 +138,23 @@ export function credentialsOf(account: Account, secrets: Secrets): Credentials {
 
 /** A stored `account` or `secrets`: JSON text (objects accepted too); undefined when absent or unreadable. */
 export function stored<T>(value: unknown): T | undefined {
-  if (typeof value !== "string") return typeof value === "object" && value !== null ? (value as T) : undefined;
   try {
-    return JSON.parse(value) as T;
+    return typeof value === "string"
+      ? (JSON.parse(value) as T)
+      : typeof value === "object" && value
+        ? (value as T)
+        : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** Outputs as 0.1.x stored them: flat, with a secret `credentials` and no `account`. */
-export const isV01 = (olds: Record<string, unknown>): boolean =>
+export const isV01 = (olds: Tree) =>
   olds.account === undefined && typeof olds.credentials === "object" && olds.credentials !== null;
 
 /** 0.1.x outputs in today's shape (the same values, only where they sit); anything else unchanged. */
-export function upgrade<T extends Record<string, unknown>>(olds: T): T {
+export function upgrade<T extends Tree>(olds: T): T {
   if (!isV01(olds)) return olds;
   const { userId: _i, creationTaskId: _c, credentials, state, tasks, baseUrl, ...rest } = olds;
   const { account, secrets } = split(
@@ -142,9 +166,8 @@ export function upgrade<T extends Record<string, unknown>>(olds: T): T {
   return { ...rest, account: JSON.stringify(account), secrets: JSON.stringify(secrets) } as unknown as T;
 }
 
-type Schema = Record<string, unknown>;
-const str: Schema = { type: "string" };
-const ref = (type: string): Schema => ({ $ref: `#/types/storage-user:index:${type}` });
+const str = { type: "string" };
+const ref = (type: string) => ({ $ref: `#/types/storage-user:index:${type}` });
 
 /** The arguments: `description` documents the argument, `output` the output of the same name. */
 export const inputs = {
@@ -171,49 +194,44 @@ export const inputs = {
 /** What an output is made from: the resource id, the plain `account`, or the credentials (secret). */
 type Sources = { id: string; account: Account; credentials: Credentials };
 const out =
-  <S extends keyof Sources>(from: S, schema: Schema) =>
-  <T>(description: string, derive: (v: Sources[S]) => T, type = schema) => ({
+  <S extends keyof Sources>(from: S) =>
+  <T>(description: string, derive: (v: Sources[S]) => T, schema: object = str) => ({
     from,
-    schema: type,
+    schema,
     description,
     derive,
   });
-const [fromId, fromAccount, secret] = [out("id", { type: "integer" }), out("account", str), out("credentials", str)];
-const plain = (field: string, description: string) => fromAccount(description, (a) => a[field] as string);
+const [fromId, fromAccount, secret] = [out("id"), out("account"), out("credentials")];
+const plain = (description: string, field: string) => fromAccount(description, (a) => a[field] as string);
 const int = { type: "integer" };
 
-/** The derived outputs, in the order they are documented: each one's JSDoc is its description; made from the credentials means secret. */
+/** The outputs, in the order they are documented; each one's JSDoc is its description. Made from the credentials means secret. */
 export const outputs = {
   /** The user's Id on the service; also the resource id. */
-  userId: fromId("The user's Id on the service; also the resource id.", (id) =>
-    /^\d+$/.test(id) ? Number(id) : undefined,
+  userId: fromId(
+    "The user's Id on the service; also the resource id.",
+    (id) => (/^\d+$/.test(id) ? +id : undefined),
+    int,
   ),
   /** Account state at creation time (`New`). */
-  state: plain("state", "Account state at creation time (`New`)."),
+  state: plain("Account state at creation time (`New`).", "state"),
   /** Id of the StorageUserCreate task. */
   creationTaskId: fromAccount(
     "Id of the StorageUserCreate task.",
     (a) => a.tasks?.find((t) => t.type === "StorageUserCreate")?.id,
     int,
   ),
-  /** The service's `Tasks` at creation (an array, or a single object, both accepted). */
-  tasks: fromAccount(
-    "The service's `Tasks` at creation (an array, or a single object, both accepted).",
-    (a) => a.tasks,
-    {
-      type: "array",
-      items: ref("Task"),
-    },
-  ),
+  /** The service's `Tasks` at creation. */
+  tasks: fromAccount("The service's `Tasks` at creation.", (a) => a.tasks, { type: "array", items: ref("Task") }),
   /** Plain: the Swift endpoint, for configuration that must not be secret. */
-  swiftEndpoint: plain("swiftEndpoint", "Plain: the Swift endpoint, for configuration that must not be secret."),
+  swiftEndpoint: plain("Plain: the Swift endpoint, for configuration that must not be secret.", "swiftEndpoint"),
   /** Plain: the S3 endpoint, for configuration that must not be secret. */
-  s3Endpoint: plain("s3Endpoint", "Plain: the S3 endpoint, for configuration that must not be secret."),
+  s3Endpoint: plain("Plain: the S3 endpoint, for configuration that must not be secret.", "s3Endpoint"),
   /** Plain: the FTP host name, for configuration that must not be secret. */
-  ftpHostName: plain("ftpHostName", "Plain: the FTP host name, for configuration that must not be secret."),
-  /** The base URL of the service the user was created on (plain); undefined for users created by 0.1.x until `pulumi refresh` records it. */
+  ftpHostName: plain("Plain: the FTP host name, for configuration that must not be secret.", "ftpHostName"),
+  /** The base URL of the service the user was created on; undefined for users of 0.1.x until `pulumi refresh` records it. */
   baseUrl: fromAccount(
-    "The base URL of the service the user was created on (plain); undefined for users created by 0.1.x until `pulumi refresh` records it.",
+    "The base URL of the service the user was created on; undefined for users of 0.1.x until `pulumi refresh` records it.",
     (a) => a.baseUrl,
   ),
   /** Secret: name, password and the three connections below, endpoints included. */
@@ -244,7 +262,7 @@ export const outputs = {
 export type OutputName = keyof typeof outputs;
 export const outputNames = Object.keys(outputs) as OutputName[];
 export const isSecret = (name: OutputName) => outputs[name].from === "credentials";
-/** Each output's value once created; only `baseUrl` may be undefined (state written by 0.1.x). */
+/** Each output's value once created; only `baseUrl` may be undefined. */
 export type OutputValues = {
   readonly [K in keyof typeof outputs]: ReturnType<(typeof outputs)[K]["derive"]> extends infer T
     ? K extends "baseUrl"
@@ -255,13 +273,8 @@ export type OutputValues = {
 
 /** The sources present in what state records: a recorded failure has no `account`. */
 export function sourcesOf(r: { id?: string; account?: unknown; secrets?: unknown }): Partial<Sources> {
-  const account = stored<Account>(r.account);
-  const secrets = stored<Secrets>(r.secrets);
-  return {
-    ...(r.id === undefined ? {} : { id: r.id }),
-    ...(account ? { account } : {}),
-    ...(account && secrets ? { credentials: credentialsOf(account, secrets) } : {}),
-  };
+  const [account, secrets] = [stored<Account>(r.account), stored<Tree>(r.secrets)];
+  return { id: r.id, account, credentials: account && secrets && credentialsOf(account, secrets) };
 }
 
 /** One output's value, undefined while its source is absent. */
@@ -271,14 +284,11 @@ export function deriveOutput(name: OutputName, sources: Partial<Sources>): unkno
 }
 
 /** ftp://login:password@host/ with both parts percent-encoded. */
-export function ftpUrlOf(ftp: Credentials["ftp"]): string {
+export function ftpUrlOf(ftp: FtpConnection): string {
   return `ftp://${encodeURIComponent(ftp.login)}:${encodeURIComponent(ftp.password)}@${ftp.hostName}/`;
 }
 
-/**
- * Conventional variable names per protocol (examples/README.md), derived rather than stored. Keystone
- * v3 clients need the version and the user's domain, which the API does not return (docs/decisions.md).
- */
+/** Conventional variable names per protocol (examples/README.md); Keystone v3 clients need its version and the user's domain. */
 export function envOf({ swift, s3, ftp }: Credentials): Record<string, string> {
   return {
     AWS_ACCESS_KEY_ID: s3.accessKey,

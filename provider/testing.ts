@@ -1,14 +1,13 @@
 /**
- * `pulumi-storage-user/testing`: mocks for unit tests of a program that uses StorageUser, the way
- * Pulumi documents it (`pulumi.runtime.setMocks`, no engine, no API). A StorageUser is answered with
- * a realistic user, parsed and stored as the provider does; everything else goes to your own mocks.
+ * `pulumi-storage-user/testing`: mocks for unit tests of programs that use StorageUser, the way Pulumi
+ * documents it (`pulumi.runtime.setMocks`, no engine, no API); docs/unit-testing.md shows a whole test.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
 import { defaults } from "./defaults";
 import { PREVIEW_MARK } from "./inputs";
+import { fields, split } from "./model";
 import { parseAnswer } from "./plugin/api";
-import { split } from "./model";
 
 /** The type token a StorageUser registers under (a dynamic resource of module `storage`). */
 export const storageUserType = "pulumi-nodejs:dynamic/storage:StorageUser";
@@ -22,62 +21,44 @@ export interface StorageUserMockOptions {
   baseUrl?: string;
 }
 
-/** Deterministic text per resource name and purpose: the same test always sees the same user. */
-const derive = (name: string, what: string, length = 24) =>
-  createHash("sha256").update(`${name}\0${what}`).digest("base64url").slice(0, length);
+const hash = (text: string, length: number) => createHash("sha256").update(text).digest("base64url").slice(0, length);
+const plainValues: Record<string, string> = {
+  State: "New",
+  "SwiftApiConnection.Endpoint": "https://keystone.example.test/v3",
+  "S3Connection.Endpoint": "https://s3.example.test",
+  "FtpConnection.HostName": "ftp.example.test",
+};
 
 /**
- * The body the storage API would answer a create of `userName` with, as the spec shapes it
- * (`Id`, `Name`, `Password`, the three connections, `State` New, one `StorageUserCreate` task).
- * Values are made up but stable per resource name; endpoints are under `example.test`.
+ * The body the storage API would answer a create of `userName` with, shaped as the spec shows it (one
+ * `StorageUserCreate` task, `State` New). Values are made up but stable per resource name.
  */
 export function mockApiUser(resourceName: string, userName: string): Record<string, unknown> {
   const id = 1000 + (parseInt(createHash("sha256").update(resourceName).digest("hex").slice(0, 6), 16) % 9000);
-  return {
-    Id: id,
-    Name: userName,
-    Password: derive(resourceName, "password"),
-    SwiftApiConnection: {
-      Endpoint: "https://keystone.example.test/v3",
-      TenantId: derive(resourceName, "tenant", 32),
-      AccessKey: `swift_${derive(resourceName, "swift", 12)}`,
-      Password: derive(resourceName, "swift-password"),
-    },
-    S3Connection: {
-      Endpoint: "https://s3.example.test",
-      AccessKey: derive(resourceName, "s3", 20).toUpperCase(),
-      SecretKey: derive(resourceName, "s3-secret", 40),
-    },
-    FtpConnection: {
-      HostName: "ftp.example.test",
-      Login: `ftp_${derive(resourceName, "ftp", 12)}`,
-      Password: derive(resourceName, "ftp-password"),
-    },
+  const body: Record<string, unknown> = { Id: id };
+  for (const { api } of fields) {
+    const path = api.join(".");
+    const value = path === "Name" ? userName : (plainValues[path] ?? hash(`${resourceName}\0${path}`, 24));
+    if (api.length === 1) body[api[0]] = value;
+    else (body[api[0]] = (body[api[0]] as Record<string, string>) ?? {})[api[1]] = value;
+  }
+  const task = {
+    Id: id * 10,
+    ProgressPercent: 0,
+    Type: "StorageUserCreate",
     State: "New",
-    Tasks: [
-      {
-        Id: id * 10,
-        ProgressPercent: 0,
-        Type: "StorageUserCreate",
-        State: "New",
-        StartDate: "2026-01-01T00:00:00.000",
-      },
-    ],
+    StartDate: "2026-01-01T00:00:00.000",
   };
+  return { ...body, Tasks: [task] };
 }
 
 /**
- * Mocks for `pulumi.runtime.setMocks` that answer every StorageUser with a realistic created
- * user (its `userName` when given, else `<name>-<7 hex digits>` as the provider auto-names,
- * here stable per name) and pass everything else to `userMocks`, or, without them, answer a
- * resource with its inputs and a call with its arguments.
- *
- * Credential outputs (`credentials`, `env`, `ftpUrl`, `s3`, …) are secret, as under the engine.
- *
+ * Mocks for `pulumi.runtime.setMocks` that answer every StorageUser with a realistic created user (its
+ * `userName` when given, else `<name>-<7 hex digits>`, stable per name), stored as the provider stores
+ * it, so credential outputs are secret as under the engine; everything else goes to `userMocks`, or,
+ * without them, a resource gets its inputs and a call its arguments.
  * @example
  * pulumi.runtime.setMocks(storageUserMocks(), "project", "stack", false);
- * const app = new StorageUser("app");
- * // app.env resolves to AWS_*, OS_*, FTP_* values; pulumi.isSecret(app.env) is true
  */
 export function storageUserMocks(
   userMocks?: pulumi.runtime.Mocks,
@@ -97,19 +78,15 @@ export function storageUserMocks(
           : `${args.name}-${createHash("sha256").update(args.name).digest("hex").slice(0, 7)}`;
       const parsed = parseAnswer({ text: JSON.stringify(mockApiUser(args.name, userName)), truncated: false });
       if (parsed.kind !== "created")
-        throw new Error(`mockApiUser does not match the wire mapping: ${JSON.stringify(parsed)}`);
+        throw new Error(`mockApiUser does not match the answer's table: ${JSON.stringify(parsed)}`);
       const { account, secrets } = split(parsed.user, baseUrl);
-      const state = {
-        ...given,
-        userName,
-        persistPassword: given.persistPassword ?? defaults.persistPassword,
-        account: JSON.stringify(account),
-        secrets: JSON.stringify(secrets),
+      const state = { ...given, userName, persistPassword: given.persistPassword ?? defaults.persistPassword };
+      return {
+        id: String(parsed.user.userId),
+        state: { ...state, account: JSON.stringify(account), secrets: JSON.stringify(secrets) },
       };
-      return { id: String(parsed.user.userId), state };
     },
-    call(args: pulumi.runtime.MockCallArgs) {
-      return userMocks ? userMocks.call(args) : (args.inputs as Record<string, unknown>);
-    },
+    call: (args: pulumi.runtime.MockCallArgs) =>
+      userMocks ? userMocks.call(args) : (args.inputs as Record<string, unknown>),
   };
 }

@@ -22,13 +22,13 @@ const shapes: Array<[string, Record<string, string>, string, ConfigMapLike]> = [
   [
     "a misspelt top-level key",
     { "storage:accessTokn": secret },
-    '"storage:accessTokn" is not a setting of pulumi-storage-user, which reads only storage:baseUrl, storage:accessToken, storage:connections there (did you mean storage:accessToken?)',
+    '"storage:accessTokn" is not a setting of pulumi-storage-user, which reads only storage:baseUrl, storage:accessToken and storage:connections (did you mean storage:accessToken?)',
     { "storage:accessTokn": { value: secret } },
   ],
   [
     "a misspelt key in an unused connection",
     { "storage:connections": JSON.stringify({ eu: { baseUrl: "https://eu.example", accesToken: secret } }) },
-    '"storage:connections.eu.accesToken" is not a setting of pulumi-storage-user, which reads only storage:connections.eu.baseUrl, storage:connections.eu.accessToken there (did you mean storage:connections.eu.accessToken?)',
+    '"storage:connections.eu.accesToken" is not a setting of pulumi-storage-user, which reads only storage:connections.eu.baseUrl and storage:connections.eu.accessToken (did you mean storage:connections.eu.accessToken?)',
     {
       "storage:connections.eu.baseUrl": { value: "https://eu.example" },
       "storage:connections.eu.accesToken": { value: secret },
@@ -102,7 +102,7 @@ describe("checkConfig, the one check", () => {
   test("the plugin's namespace has no connections: any other key is refused, with the closest setting", () => {
     const r = outcome(() => checkConfig({ "storage-user:accesToken": secret }, never, { ns: "storage-user" }));
     expect(r.message).toContain(
-      '"storage-user:accesToken" is not a setting of pulumi-storage-user, which reads only storage-user:baseUrl, storage-user:accessToken there (did you mean storage-user:accessToken?)',
+      '"storage-user:accesToken" is not a setting of pulumi-storage-user, which reads only storage-user:baseUrl and storage-user:accessToken (did you mean storage-user:accessToken?)',
     );
     expect(r.message).not.toContain(secret);
   });
