@@ -39,8 +39,8 @@ export function mockApiUser(resourceName: string, userName: string): Record<stri
   for (const { api } of fields) {
     const path = api.join(".");
     const value = path === "Name" ? userName : (plainValues[path] ?? hash(`${resourceName}\0${path}`, 24));
-    if (api.length === 1) body[api[0]] = value;
-    else (body[api[0]] = (body[api[0]] as Record<string, string>) ?? {})[api[1]] = value;
+    const parent = api.length === 1 ? body : ((body[api[0]] ??= {}) as Record<string, unknown>);
+    parent[api[api.length - 1]] = value;
   }
   const task = {
     Id: id * 10,

@@ -1,8 +1,5 @@
-/**
- * StorageUser's lifecycle on the plugin side, over one provider's settings: what the dynamic
- * provider (runtime.ts) and the package's plugin (plugin.ts) both serve. The API can only create:
- * see docs/lifecycle.md.
- */
+// StorageUser's lifecycle over one provider's settings, served by the dynamic provider (runtime.ts)
+// and the package's plugin (server.ts). The API can only create: see docs/lifecycle.md.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { defaults } from "../defaults";
 import { ErrorArgs, errorText, StorageUserError } from "../messages";
@@ -16,17 +13,11 @@ import { warn } from "./engine-log";
 type FailureRecord = { code: "OUTCOME_UNKNOWN" | "RESPONSE_UNUSABLE"; what: string; todo: string; at: string };
 type Props = Record<string, unknown> & { __provider?: string; __failure?: FailureRecord };
 
-const withDefault = <T extends object>(p: T) => ({
-  ...p,
-  persistPassword: (p as Props).persistPassword ?? defaults.persistPassword,
-});
-const connectionLabel = (c: unknown) =>
+const withDefault = (p: Props): Props => ({ ...p, persistPassword: p.persistPassword ?? defaults.persistPassword });
+const label = (c: unknown) =>
   typeof c === "string" ? `connection '${c}'` : "the default connection (storage:baseUrl)";
-/** The recorded service: in `account` from 0.2.0; at the top in 0.1.x state and in recorded failures. */
-const serviceOf = (p: Props) => {
-  const url = stored<Account>(p.account)?.baseUrl ?? p.baseUrl;
-  return typeof url === "string" ? url : undefined;
-};
+// The recorded service: in `account` from 0.2.0; at the top in 0.1.x state and in recorded failures.
+const serviceOf = (p: Props) => [stored<Account>(p.account)?.baseUrl ?? p.baseUrl].find((u) => typeof u === "string");
 const refOf = (id: string, p: Props, urn: unknown = p.__urn) => ({
   id,
   userName: String(p.userName),
@@ -35,9 +26,9 @@ const refOf = (id: string, p: Props, urn: unknown = p.__urn) => ({
 });
 
 /**
- * Throws for Pulumi's partial-failure path: @pulumi/pulumi's cmd/dynamic-provider turns an error with
- * an `id` into ErrorResourceInitFailed, and the engine records `properties` (inputs, `__provider`, no
- * credentials) under that id, so a user that may exist is never forgotten by the stack.
+ * Pulumi's partial-failure path: an error with an `id` becomes ErrorResourceInitFailed (the SDK's
+ * grpcResponseFromError), and the engine records `properties` (inputs, `__provider`, no credentials)
+ * under that id, so a user that may exist is never forgotten by the stack.
  */
 function record(id: string, properties: Props, ...failure: ErrorArgs): never {
   const error = new StorageUserError(...failure);
@@ -51,7 +42,6 @@ function record(id: string, properties: Props, ...failure: ErrorArgs): never {
 
 export function lifecycle(settings: Settings) {
   const plugin = settings.ns === "storage-user";
-  /** The base URL a connection points at now; undefined when unknown or not configured. */
   const current = (connection: unknown) => {
     try {
       return connection === UNKNOWN ? undefined : settings.baseUrl(connection as string | undefined).href;
@@ -77,14 +67,17 @@ export function lifecycle(settings: Settings) {
   }
 
   async function diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
-    const [before, after] = [withDefault(olds), { ...withDefault(news), userName: news.userName ?? olds.userName }];
+    const [before, after]: Props[] = [
+      withDefault(olds),
+      { ...withDefault(news), userName: news.userName ?? olds.userName },
+    ];
     // There is no update call: a change of what was sent means a new user.
     const replaces = (["userName", "persistPassword"] as const).filter(
       (k) => news[k] === UNKNOWN || before[k] !== after[k],
     );
     const user = refOf(id, olds, news.__urn);
     const now = current(news.connection);
-    const connection = connectionLabel(news.connection);
+    const connection = label(news.connection);
     const renamed = news.connection === UNKNOWN || olds.connection !== news.connection;
     const moved = user.service !== undefined && now !== undefined && now !== user.service;
     const readdressed = moved && now === declaredNewAddress();
@@ -93,7 +86,7 @@ export function lifecycle(settings: Settings) {
     else if (moved) {
       const u = { ...user, service: user.service!, connection, now };
       if (readdressed) await warn(news.__urn, "SERVICE_READDRESSED", u);
-      else if (renamed) await warn(news.__urn, "CONNECTION_CHANGED", { ...u, from: connectionLabel(olds.connection) });
+      else if (renamed) await warn(news.__urn, "CONNECTION_CHANGED", { ...u, from: label(olds.connection) });
       else await warn(news.__urn, "SERVICE_MOVED", u);
     }
     const upgrading = replaces.length === 0 && isV01(olds);
@@ -130,30 +123,19 @@ export function lifecycle(settings: Settings) {
       };
     }
     const sent = { userName, service, urn: inputs.__urn };
-    const failed = { ...props, baseUrl: service, ...(__provider === undefined ? {} : { __provider }) };
-    if (result.kind === "unusable" && result.userId !== undefined)
-      record(String(result.userId), failed, "RESPONSE_UNUSABLE", {
-        problem: "created",
-        ...sent,
-        userId: result.userId,
-        problems: result.problems,
-      });
-    const id = `unconfirmed-${Date.now().toString(36)}`;
-    if (result.kind === "unknown")
-      record(
-        id,
-        failed,
-        "OUTCOME_UNKNOWN",
-        { problem: "noVerdict", ...sent, detail: result.detail },
-        { cause: result.cause },
-      );
-    record(id, failed, "OUTCOME_UNKNOWN", { problem: "noId", ...sent, problems: result.problems });
+    const fail: (id: string, ...failure: ErrorArgs) => never = (id, ...failure) =>
+      record(id, { ...props, baseUrl: service, ...(__provider === undefined ? {} : { __provider }) }, ...failure);
+    if (result.kind === "unknown") {
+      const id = `unconfirmed-${Date.now().toString(36)}`;
+      fail(id, "OUTCOME_UNKNOWN", { problem: "noVerdict", ...sent, detail: result.detail }, { cause: result.cause });
+    }
+    const { userId, problems } = result;
+    if (userId === undefined)
+      fail(`unconfirmed-${Date.now().toString(36)}`, "OUTCOME_UNKNOWN", { problem: "noId", ...sent, problems });
+    fail(String(userId), "RESPONSE_UNUSABLE", { problem: "created", ...sent, userId, problems });
   }
 
-  /**
-   * Reached by a recorded failure (repeated), a connection renamed, 0.1.x state and a moved URN: no
-   * API call, and the user stays on the service it was created on.
-   */
+  // Reached by a recorded failure (repeated), a renamed connection, 0.1.x state and a moved URN: no API call.
   async function update(id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
     if (olds.__failure) {
       const { code, ...recorded } = olds.__failure;
@@ -168,39 +150,24 @@ export function lifecycle(settings: Settings) {
     return { outs: typeof news.connection === "string" ? { ...outs, connection: news.connection } : outs };
   }
 
-  /**
-   * `pulumi refresh`: the API has no read call, so everything is kept; a user of 0.1.x state gets the
-   * address its connection had at the last up recorded (refresh configures from state). Shapes are
-   * kept: a refresh is no registration, so a new key would not be marked secret.
-   */
+  // Refresh: the API has no read call, so all is kept; 0.1.x state gets the address its connection had at the
+  // last up (refresh configures from state), in the shape it has: a refresh would not mark a new key secret.
   async function read(id: string, props: Props): Promise<dynamic.ReadResult> {
     const { __provider: _p, ...outs } = props;
     const now = current(props.connection);
     if (props.__failure || serviceOf(props) !== undefined || now === undefined) return { id, props: outs };
-    await warn(props.__urn, "SERVICE_RECORDED", {
-      ...refOf(id, props),
-      connection: connectionLabel(props.connection),
-      now,
-    });
+    await warn(props.__urn, "SERVICE_RECORDED", { ...refOf(id, props), connection: label(props.connection), now });
     const account = stored<Account>(props.account);
     return {
       id,
-      props: account ? { ...outs, account: JSON.stringify({ ...account, baseUrl: now }) } : { ...outs, baseUrl: now },
+      props: { ...outs, ...(account ? { account: JSON.stringify({ ...account, baseUrl: now }) } : { baseUrl: now }) },
     };
   }
 
-  /** The API has no delete call: the user stays on the service; said as a warning of that user. */
   async function remove(id: string, props: Props): Promise<void> {
     await warn(props.__urn, "USER_LEFT_STACK", { ...refOf(id, props), failed: !!props.__failure });
   }
 
-  return {
-    configure: (req: dynamic.ConfigureRequest) => settings.configure(req.config),
-    check,
-    diff,
-    create,
-    update,
-    read,
-    remove,
-  };
+  const configure = (req: dynamic.ConfigureRequest) => settings.configure(req.config);
+  return { configure, check, diff, create, update, read, remove };
 }
