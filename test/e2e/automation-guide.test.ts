@@ -46,9 +46,9 @@ provision(tenant, url, token).then(
   (err) => console.log(JSON.stringify({ ok: false, code: err.code, message: err.message })),
 );
 `;
-  fs.writeFileSync(path.join(app, "esm.mjs"), runner('import { provision } from "../tenants.mts";'));
-  fs.writeFileSync(path.join(app, "plain.mjs"), runner('import { provision } from "../plain.mts";'));
-  fs.writeFileSync(path.join(app, "cjs.cjs"), runner('const { provision } = require("../cjs/tenants.js");'));
+  fs.writeFileSync(path.join(app, "esm.mjs"), runner('import { provision } from "./tenants.mts";'));
+  fs.writeFileSync(path.join(app, "plain.mjs"), runner('import { provision } from "./plain.mts";'));
+  fs.writeFileSync(path.join(app, "cjs.cjs"), runner('const { provision } = require("./cjs/tenants.js");'));
   const tsc = path.join(consumer, "node_modules/typescript/bin/tsc");
   execFileSync(
     path.join(nodeBinDir(), "node"),
