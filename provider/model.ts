@@ -186,7 +186,7 @@ export const inputs = {
   connection: {
     schema: str,
     description:
-      "Name of a connection, for users on several services in one program: its settings are read from STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME> (and, in TypeScript, the stack config object `storage:connections`). Omitted: the provider's own settings. A user never moves on its own.",
+      "Name of a connection, for users on several services in one program: the address and token it names are read from STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME> in the environment (TypeScript programs can set them in stack config too). Omitted: the provider's own settings. A user never moves on its own.",
     output: "The connection name the user was last deployed with; undefined: the default one.",
   },
 } as const;
@@ -229,9 +229,9 @@ export const outputs = {
   s3Endpoint: plain("Plain: the S3 endpoint, for configuration that must not be secret.", "s3Endpoint"),
   /** Plain: the FTP host name, for configuration that must not be secret. */
   ftpHostName: plain("Plain: the FTP host name, for configuration that must not be secret.", "ftpHostName"),
-  /** The base URL of the service the user was created on; undefined for users of 0.1.x until `pulumi refresh` records it. */
+  /** The base URL of the service the user was created on (unset for users created by release 0.1.x until a refresh records it). */
   baseUrl: fromAccount(
-    "The base URL of the service the user was created on; undefined for users of 0.1.x until `pulumi refresh` records it.",
+    "The base URL of the service the user was created on (unset for users created by release 0.1.x until a refresh records it).",
     (a) => a.baseUrl,
   ),
   /** Secret: name, password and the three connections below, endpoints included. */

@@ -22,7 +22,7 @@ export interface StorageUserArgs {
    */
   persistPassword?: pulumi.Input<boolean>;
   /**
-   * Name of a connection, for users on several services in one program: its settings are read from STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME> (and, in TypeScript, the stack config object `storage:connections`). Omitted: the provider's own settings. A user never moves on its own.
+   * Name of a connection, for users on several services in one program: the address and token it names are read from STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME> in the environment (TypeScript programs can set them in stack config too). Omitted: the provider's own settings. A user never moves on its own.
    * @default the default connection: storage:baseUrl and storage:accessToken
    */
   connection?: pulumi.Input<string>;

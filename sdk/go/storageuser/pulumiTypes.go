@@ -14,15 +14,15 @@ import (
 var _ = internal.GetEnvOrDefault
 
 type Credentials struct {
-	// The FTP connection.
+	// `FtpConnection`.
 	Ftp FtpConnection `pulumi:"ftp"`
 	// The login as the service returned it.
 	Name string `pulumi:"name"`
 	// The password.
 	Password string `pulumi:"password"`
-	// The S3-compatible API connection.
+	// `S3Connection`.
 	S3 S3Connection `pulumi:"s3"`
-	// The Swift-style API connection.
+	// `SwiftApiConnection`.
 	Swift SwiftConnection `pulumi:"swift"`
 }
 
@@ -40,7 +40,7 @@ func (o CredentialsOutput) ToCredentialsOutputWithContext(ctx context.Context) C
 	return o
 }
 
-// The FTP connection.
+// `FtpConnection`.
 func (o CredentialsOutput) Ftp() FtpConnectionOutput {
 	return o.ApplyT(func(v Credentials) FtpConnection { return v.Ftp }).(FtpConnectionOutput)
 }
@@ -55,96 +55,22 @@ func (o CredentialsOutput) Password() pulumi.StringOutput {
 	return o.ApplyT(func(v Credentials) string { return v.Password }).(pulumi.StringOutput)
 }
 
-// The S3-compatible API connection.
+// `S3Connection`.
 func (o CredentialsOutput) S3() S3ConnectionOutput {
 	return o.ApplyT(func(v Credentials) S3Connection { return v.S3 }).(S3ConnectionOutput)
 }
 
-// The Swift-style API connection.
+// `SwiftApiConnection`.
 func (o CredentialsOutput) Swift() SwiftConnectionOutput {
 	return o.ApplyT(func(v Credentials) SwiftConnection { return v.Swift }).(SwiftConnectionOutput)
 }
 
-type CredentialsPtrOutput struct{ *pulumi.OutputState }
-
-func (CredentialsPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**Credentials)(nil)).Elem()
-}
-
-func (o CredentialsPtrOutput) ToCredentialsPtrOutput() CredentialsPtrOutput {
-	return o
-}
-
-func (o CredentialsPtrOutput) ToCredentialsPtrOutputWithContext(ctx context.Context) CredentialsPtrOutput {
-	return o
-}
-
-func (o CredentialsPtrOutput) Elem() CredentialsOutput {
-	return o.ApplyT(func(v *Credentials) Credentials {
-		if v != nil {
-			return *v
-		}
-		var ret Credentials
-		return ret
-	}).(CredentialsOutput)
-}
-
-// The FTP connection.
-func (o CredentialsPtrOutput) Ftp() FtpConnectionPtrOutput {
-	return o.ApplyT(func(v *Credentials) *FtpConnection {
-		if v == nil {
-			return nil
-		}
-		return &v.Ftp
-	}).(FtpConnectionPtrOutput)
-}
-
-// The login as the service returned it.
-func (o CredentialsPtrOutput) Name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *Credentials) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.Name
-	}).(pulumi.StringPtrOutput)
-}
-
-// The password.
-func (o CredentialsPtrOutput) Password() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *Credentials) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.Password
-	}).(pulumi.StringPtrOutput)
-}
-
-// The S3-compatible API connection.
-func (o CredentialsPtrOutput) S3() S3ConnectionPtrOutput {
-	return o.ApplyT(func(v *Credentials) *S3Connection {
-		if v == nil {
-			return nil
-		}
-		return &v.S3
-	}).(S3ConnectionPtrOutput)
-}
-
-// The Swift-style API connection.
-func (o CredentialsPtrOutput) Swift() SwiftConnectionPtrOutput {
-	return o.ApplyT(func(v *Credentials) *SwiftConnection {
-		if v == nil {
-			return nil
-		}
-		return &v.Swift
-	}).(SwiftConnectionPtrOutput)
-}
-
 type FtpConnection struct {
-	// FTP host name.
+	// `FtpConnection.HostName` of the API's answer.
 	HostName string `pulumi:"hostName"`
-	// FTP login.
+	// `FtpConnection.Login` of the API's answer.
 	Login string `pulumi:"login"`
-	// FTP password.
+	// `FtpConnection.Password` of the API's answer.
 	Password string `pulumi:"password"`
 }
 
@@ -162,81 +88,27 @@ func (o FtpConnectionOutput) ToFtpConnectionOutputWithContext(ctx context.Contex
 	return o
 }
 
-// FTP host name.
+// `FtpConnection.HostName` of the API's answer.
 func (o FtpConnectionOutput) HostName() pulumi.StringOutput {
 	return o.ApplyT(func(v FtpConnection) string { return v.HostName }).(pulumi.StringOutput)
 }
 
-// FTP login.
+// `FtpConnection.Login` of the API's answer.
 func (o FtpConnectionOutput) Login() pulumi.StringOutput {
 	return o.ApplyT(func(v FtpConnection) string { return v.Login }).(pulumi.StringOutput)
 }
 
-// FTP password.
+// `FtpConnection.Password` of the API's answer.
 func (o FtpConnectionOutput) Password() pulumi.StringOutput {
 	return o.ApplyT(func(v FtpConnection) string { return v.Password }).(pulumi.StringOutput)
 }
 
-type FtpConnectionPtrOutput struct{ *pulumi.OutputState }
-
-func (FtpConnectionPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**FtpConnection)(nil)).Elem()
-}
-
-func (o FtpConnectionPtrOutput) ToFtpConnectionPtrOutput() FtpConnectionPtrOutput {
-	return o
-}
-
-func (o FtpConnectionPtrOutput) ToFtpConnectionPtrOutputWithContext(ctx context.Context) FtpConnectionPtrOutput {
-	return o
-}
-
-func (o FtpConnectionPtrOutput) Elem() FtpConnectionOutput {
-	return o.ApplyT(func(v *FtpConnection) FtpConnection {
-		if v != nil {
-			return *v
-		}
-		var ret FtpConnection
-		return ret
-	}).(FtpConnectionOutput)
-}
-
-// FTP host name.
-func (o FtpConnectionPtrOutput) HostName() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *FtpConnection) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.HostName
-	}).(pulumi.StringPtrOutput)
-}
-
-// FTP login.
-func (o FtpConnectionPtrOutput) Login() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *FtpConnection) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.Login
-	}).(pulumi.StringPtrOutput)
-}
-
-// FTP password.
-func (o FtpConnectionPtrOutput) Password() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *FtpConnection) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.Password
-	}).(pulumi.StringPtrOutput)
-}
-
 type S3Connection struct {
-	// S3 access key.
+	// `S3Connection.AccessKey` of the API's answer.
 	AccessKey string `pulumi:"accessKey"`
-	// S3 endpoint.
+	// `S3Connection.Endpoint` of the API's answer.
 	Endpoint string `pulumi:"endpoint"`
-	// S3 secret key.
+	// `S3Connection.SecretKey` of the API's answer.
 	SecretKey string `pulumi:"secretKey"`
 }
 
@@ -254,83 +126,29 @@ func (o S3ConnectionOutput) ToS3ConnectionOutputWithContext(ctx context.Context)
 	return o
 }
 
-// S3 access key.
+// `S3Connection.AccessKey` of the API's answer.
 func (o S3ConnectionOutput) AccessKey() pulumi.StringOutput {
 	return o.ApplyT(func(v S3Connection) string { return v.AccessKey }).(pulumi.StringOutput)
 }
 
-// S3 endpoint.
+// `S3Connection.Endpoint` of the API's answer.
 func (o S3ConnectionOutput) Endpoint() pulumi.StringOutput {
 	return o.ApplyT(func(v S3Connection) string { return v.Endpoint }).(pulumi.StringOutput)
 }
 
-// S3 secret key.
+// `S3Connection.SecretKey` of the API's answer.
 func (o S3ConnectionOutput) SecretKey() pulumi.StringOutput {
 	return o.ApplyT(func(v S3Connection) string { return v.SecretKey }).(pulumi.StringOutput)
 }
 
-type S3ConnectionPtrOutput struct{ *pulumi.OutputState }
-
-func (S3ConnectionPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**S3Connection)(nil)).Elem()
-}
-
-func (o S3ConnectionPtrOutput) ToS3ConnectionPtrOutput() S3ConnectionPtrOutput {
-	return o
-}
-
-func (o S3ConnectionPtrOutput) ToS3ConnectionPtrOutputWithContext(ctx context.Context) S3ConnectionPtrOutput {
-	return o
-}
-
-func (o S3ConnectionPtrOutput) Elem() S3ConnectionOutput {
-	return o.ApplyT(func(v *S3Connection) S3Connection {
-		if v != nil {
-			return *v
-		}
-		var ret S3Connection
-		return ret
-	}).(S3ConnectionOutput)
-}
-
-// S3 access key.
-func (o S3ConnectionPtrOutput) AccessKey() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *S3Connection) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.AccessKey
-	}).(pulumi.StringPtrOutput)
-}
-
-// S3 endpoint.
-func (o S3ConnectionPtrOutput) Endpoint() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *S3Connection) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.Endpoint
-	}).(pulumi.StringPtrOutput)
-}
-
-// S3 secret key.
-func (o S3ConnectionPtrOutput) SecretKey() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *S3Connection) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.SecretKey
-	}).(pulumi.StringPtrOutput)
-}
-
 type SwiftConnection struct {
-	// Swift access key.
+	// `SwiftApiConnection.AccessKey` of the API's answer.
 	AccessKey string `pulumi:"accessKey"`
-	// Swift endpoint.
+	// `SwiftApiConnection.Endpoint` of the API's answer.
 	Endpoint string `pulumi:"endpoint"`
-	// Swift password.
+	// `SwiftApiConnection.Password` of the API's answer.
 	Password string `pulumi:"password"`
-	// Swift tenant id.
+	// `SwiftApiConnection.TenantId` of the API's answer.
 	TenantId string `pulumi:"tenantId"`
 }
 
@@ -348,96 +166,37 @@ func (o SwiftConnectionOutput) ToSwiftConnectionOutputWithContext(ctx context.Co
 	return o
 }
 
-// Swift access key.
+// `SwiftApiConnection.AccessKey` of the API's answer.
 func (o SwiftConnectionOutput) AccessKey() pulumi.StringOutput {
 	return o.ApplyT(func(v SwiftConnection) string { return v.AccessKey }).(pulumi.StringOutput)
 }
 
-// Swift endpoint.
+// `SwiftApiConnection.Endpoint` of the API's answer.
 func (o SwiftConnectionOutput) Endpoint() pulumi.StringOutput {
 	return o.ApplyT(func(v SwiftConnection) string { return v.Endpoint }).(pulumi.StringOutput)
 }
 
-// Swift password.
+// `SwiftApiConnection.Password` of the API's answer.
 func (o SwiftConnectionOutput) Password() pulumi.StringOutput {
 	return o.ApplyT(func(v SwiftConnection) string { return v.Password }).(pulumi.StringOutput)
 }
 
-// Swift tenant id.
+// `SwiftApiConnection.TenantId` of the API's answer.
 func (o SwiftConnectionOutput) TenantId() pulumi.StringOutput {
 	return o.ApplyT(func(v SwiftConnection) string { return v.TenantId }).(pulumi.StringOutput)
 }
 
-type SwiftConnectionPtrOutput struct{ *pulumi.OutputState }
-
-func (SwiftConnectionPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**SwiftConnection)(nil)).Elem()
-}
-
-func (o SwiftConnectionPtrOutput) ToSwiftConnectionPtrOutput() SwiftConnectionPtrOutput {
-	return o
-}
-
-func (o SwiftConnectionPtrOutput) ToSwiftConnectionPtrOutputWithContext(ctx context.Context) SwiftConnectionPtrOutput {
-	return o
-}
-
-func (o SwiftConnectionPtrOutput) Elem() SwiftConnectionOutput {
-	return o.ApplyT(func(v *SwiftConnection) SwiftConnection {
-		if v != nil {
-			return *v
-		}
-		var ret SwiftConnection
-		return ret
-	}).(SwiftConnectionOutput)
-}
-
-// Swift access key.
-func (o SwiftConnectionPtrOutput) AccessKey() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SwiftConnection) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.AccessKey
-	}).(pulumi.StringPtrOutput)
-}
-
-// Swift endpoint.
-func (o SwiftConnectionPtrOutput) Endpoint() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SwiftConnection) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.Endpoint
-	}).(pulumi.StringPtrOutput)
-}
-
-// Swift password.
-func (o SwiftConnectionPtrOutput) Password() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SwiftConnection) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.Password
-	}).(pulumi.StringPtrOutput)
-}
-
-// Swift tenant id.
-func (o SwiftConnectionPtrOutput) TenantId() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *SwiftConnection) *string {
-		if v == nil {
-			return nil
-		}
-		return &v.TenantId
-	}).(pulumi.StringPtrOutput)
-}
-
 type Task struct {
-	Id              int     `pulumi:"id"`
+	// `Id`.
+	Id int `pulumi:"id"`
+	// `ProgressPercent` at creation.
 	ProgressPercent float64 `pulumi:"progressPercent"`
-	StartDate       string  `pulumi:"startDate"`
-	State           string  `pulumi:"state"`
-	Type            string  `pulumi:"type"`
+	// `StartDate`, as the service wrote it.
+	StartDate string `pulumi:"startDate"`
+	// `State`, e.g. New.
+	State string `pulumi:"state"`
+	// `Type`, e.g. StorageUserCreate.
+	Type string `pulumi:"type"`
 }
 
 type TaskOutput struct{ *pulumi.OutputState }
@@ -454,22 +213,27 @@ func (o TaskOutput) ToTaskOutputWithContext(ctx context.Context) TaskOutput {
 	return o
 }
 
+// `Id`.
 func (o TaskOutput) Id() pulumi.IntOutput {
 	return o.ApplyT(func(v Task) int { return v.Id }).(pulumi.IntOutput)
 }
 
+// `ProgressPercent` at creation.
 func (o TaskOutput) ProgressPercent() pulumi.Float64Output {
 	return o.ApplyT(func(v Task) float64 { return v.ProgressPercent }).(pulumi.Float64Output)
 }
 
+// `StartDate`, as the service wrote it.
 func (o TaskOutput) StartDate() pulumi.StringOutput {
 	return o.ApplyT(func(v Task) string { return v.StartDate }).(pulumi.StringOutput)
 }
 
+// `State`, e.g. New.
 func (o TaskOutput) State() pulumi.StringOutput {
 	return o.ApplyT(func(v Task) string { return v.State }).(pulumi.StringOutput)
 }
 
+// `Type`, e.g. StorageUserCreate.
 func (o TaskOutput) Type() pulumi.StringOutput {
 	return o.ApplyT(func(v Task) string { return v.Type }).(pulumi.StringOutput)
 }
@@ -496,13 +260,9 @@ func (o TaskArrayOutput) Index(i pulumi.IntInput) TaskOutput {
 
 func init() {
 	pulumi.RegisterOutputType(CredentialsOutput{})
-	pulumi.RegisterOutputType(CredentialsPtrOutput{})
 	pulumi.RegisterOutputType(FtpConnectionOutput{})
-	pulumi.RegisterOutputType(FtpConnectionPtrOutput{})
 	pulumi.RegisterOutputType(S3ConnectionOutput{})
-	pulumi.RegisterOutputType(S3ConnectionPtrOutput{})
 	pulumi.RegisterOutputType(SwiftConnectionOutput{})
-	pulumi.RegisterOutputType(SwiftConnectionPtrOutput{})
 	pulumi.RegisterOutputType(TaskOutput{})
 	pulumi.RegisterOutputType(TaskArrayOutput{})
 }

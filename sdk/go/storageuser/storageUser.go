@@ -15,46 +15,42 @@ import (
 type StorageUser struct {
 	pulumi.CustomResourceState
 
-	// State as recorded (JSON text); the outputs above are derived from it.
-	Account pulumi.StringPtrOutput `pulumi:"account"`
-	// The base URL of the service the user was created on (plain). Undefined for users created by 0.1.x (which did not record it) until `pulumi refresh` records it.
-	BaseUrl pulumi.StringPtrOutput `pulumi:"baseUrl"`
+	// The base URL of the service the user was created on (unset for users created by release 0.1.x until a refresh records it).
+	BaseUrl pulumi.StringOutput `pulumi:"baseUrl"`
 	// The connection name the user was last deployed with; undefined: the default one.
 	Connection pulumi.StringPtrOutput `pulumi:"connection"`
 	// Id of the StorageUserCreate task.
 	CreationTaskId pulumi.IntPtrOutput `pulumi:"creationTaskId"`
 	// Secret: name, password and the three connections below, endpoints included.
-	Credentials CredentialsPtrOutput `pulumi:"credentials"`
+	Credentials CredentialsOutput `pulumi:"credentials"`
 	// Secret: AWS_*, OS_* and FTP_* variables for applications.
 	Env pulumi.StringMapOutput `pulumi:"env"`
 	// Secret: FTP connection.
-	Ftp FtpConnectionPtrOutput `pulumi:"ftp"`
+	Ftp FtpConnectionOutput `pulumi:"ftp"`
 	// Plain: the FTP host name, for configuration that must not be secret.
-	FtpHostName pulumi.StringPtrOutput `pulumi:"ftpHostName"`
+	FtpHostName pulumi.StringOutput `pulumi:"ftpHostName"`
 	// Secret: ftp://login:password@host/ (percent-encoded).
-	FtpUrl pulumi.StringPtrOutput `pulumi:"ftpUrl"`
+	FtpUrl pulumi.StringOutput `pulumi:"ftpUrl"`
 	// Secret: the login as the service returned it.
-	Name pulumi.StringPtrOutput `pulumi:"name"`
+	Name pulumi.StringOutput `pulumi:"name"`
 	// Secret: the user's password.
-	Password pulumi.StringPtrOutput `pulumi:"password"`
+	Password pulumi.StringOutput `pulumi:"password"`
 	// The `persistPassword` input, as sent (`false` unless given).
 	PersistPassword pulumi.BoolOutput `pulumi:"persistPassword"`
 	// Secret: S3-compatible API connection.
-	S3 S3ConnectionPtrOutput `pulumi:"s3"`
+	S3 S3ConnectionOutput `pulumi:"s3"`
 	// Plain: the S3 endpoint, for configuration that must not be secret.
-	S3Endpoint pulumi.StringPtrOutput `pulumi:"s3Endpoint"`
-	// State as recorded (JSON text). Secret.
-	Secrets pulumi.StringPtrOutput `pulumi:"secrets"`
+	S3Endpoint pulumi.StringOutput `pulumi:"s3Endpoint"`
 	// Account state at creation time (`New`).
-	State pulumi.StringPtrOutput `pulumi:"state"`
+	State pulumi.StringOutput `pulumi:"state"`
 	// Secret: Swift-style API connection.
-	Swift SwiftConnectionPtrOutput `pulumi:"swift"`
+	Swift SwiftConnectionOutput `pulumi:"swift"`
 	// Plain: the Swift endpoint, for configuration that must not be secret.
-	SwiftEndpoint pulumi.StringPtrOutput `pulumi:"swiftEndpoint"`
-	// The service's `Tasks` at creation (an array, or a single object, both accepted).
+	SwiftEndpoint pulumi.StringOutput `pulumi:"swiftEndpoint"`
+	// The service's `Tasks` at creation.
 	Tasks TaskArrayOutput `pulumi:"tasks"`
 	// The user's Id on the service; also the resource id.
-	UserId pulumi.IntPtrOutput `pulumi:"userId"`
+	UserId pulumi.IntOutput `pulumi:"userId"`
 	// The requested login, as sent: the given userName, or the generated one.
 	UserName pulumi.StringOutput `pulumi:"userName"`
 }
@@ -77,7 +73,6 @@ func NewStorageUser(ctx *pulumi.Context,
 		"name",
 		"password",
 		"s3",
-		"secrets",
 		"swift",
 	})
 	opts = append(opts, secrets)
@@ -120,21 +115,21 @@ func StorageUserExists(ctx *pulumi.Context,
 }
 
 type storageUserArgs struct {
-	// Name of a connection, for users on several services or accounts in one program: in TypeScript an entry of the stack config object `storage:connections`, in the plugin the environment variables STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME>. Omitted: the default connection. A user never moves on its own (docs/lifecycle.md "Where a user lives").
+	// Name of a connection, for users on several services in one program: the address and token it names are read from STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME> in the environment (TypeScript programs can set them in stack config too). Omitted: the provider's own settings. A user never moves on its own.
 	Connection *string `pulumi:"connection"`
 	// Request member `PersistPassword`, sent as 1 or 0. The spec gives it no meaning; changing it creates a new user.
 	PersistPassword *bool `pulumi:"persistPassword"`
-	// Requested login of the new user (request member `UserName`). Changing it creates a new user. Left out, a name is generated on create: the resource name, "-", 7 random hex digits, kept on every update and new on every replace, which is how to rotate credentials (docs/lifecycle.md "Rotation").
+	// Requested login of the new user (request member `UserName`). Changing it creates a new user. Left out, a name is generated on create: the resource name, "-", 7 random hex digits, kept on every update and new on every replace, which is how to rotate credentials.
 	UserName *string `pulumi:"userName"`
 }
 
 // The set of arguments for constructing a StorageUser resource.
 type StorageUserArgs struct {
-	// Name of a connection, for users on several services or accounts in one program: in TypeScript an entry of the stack config object `storage:connections`, in the plugin the environment variables STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME>. Omitted: the default connection. A user never moves on its own (docs/lifecycle.md "Where a user lives").
+	// Name of a connection, for users on several services in one program: the address and token it names are read from STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME> in the environment (TypeScript programs can set them in stack config too). Omitted: the provider's own settings. A user never moves on its own.
 	Connection pulumi.StringPtrInput
 	// Request member `PersistPassword`, sent as 1 or 0. The spec gives it no meaning; changing it creates a new user.
 	PersistPassword pulumi.BoolPtrInput
-	// Requested login of the new user (request member `UserName`). Changing it creates a new user. Left out, a name is generated on create: the resource name, "-", 7 random hex digits, kept on every update and new on every replace, which is how to rotate credentials (docs/lifecycle.md "Rotation").
+	// Requested login of the new user (request member `UserName`). Changing it creates a new user. Left out, a name is generated on create: the resource name, "-", 7 random hex digits, kept on every update and new on every replace, which is how to rotate credentials.
 	UserName pulumi.StringPtrInput
 }
 
@@ -175,14 +170,9 @@ func (o StorageUserOutput) ToStorageUserOutputWithContext(ctx context.Context) S
 	return o
 }
 
-// State as recorded (JSON text); the outputs above are derived from it.
-func (o StorageUserOutput) Account() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.Account }).(pulumi.StringPtrOutput)
-}
-
-// The base URL of the service the user was created on (plain). Undefined for users created by 0.1.x (which did not record it) until `pulumi refresh` records it.
-func (o StorageUserOutput) BaseUrl() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.BaseUrl }).(pulumi.StringPtrOutput)
+// The base URL of the service the user was created on (unset for users created by release 0.1.x until a refresh records it).
+func (o StorageUserOutput) BaseUrl() pulumi.StringOutput {
+	return o.ApplyT(func(v *StorageUser) pulumi.StringOutput { return v.BaseUrl }).(pulumi.StringOutput)
 }
 
 // The connection name the user was last deployed with; undefined: the default one.
@@ -196,8 +186,8 @@ func (o StorageUserOutput) CreationTaskId() pulumi.IntPtrOutput {
 }
 
 // Secret: name, password and the three connections below, endpoints included.
-func (o StorageUserOutput) Credentials() CredentialsPtrOutput {
-	return o.ApplyT(func(v *StorageUser) CredentialsPtrOutput { return v.Credentials }).(CredentialsPtrOutput)
+func (o StorageUserOutput) Credentials() CredentialsOutput {
+	return o.ApplyT(func(v *StorageUser) CredentialsOutput { return v.Credentials }).(CredentialsOutput)
 }
 
 // Secret: AWS_*, OS_* and FTP_* variables for applications.
@@ -206,28 +196,28 @@ func (o StorageUserOutput) Env() pulumi.StringMapOutput {
 }
 
 // Secret: FTP connection.
-func (o StorageUserOutput) Ftp() FtpConnectionPtrOutput {
-	return o.ApplyT(func(v *StorageUser) FtpConnectionPtrOutput { return v.Ftp }).(FtpConnectionPtrOutput)
+func (o StorageUserOutput) Ftp() FtpConnectionOutput {
+	return o.ApplyT(func(v *StorageUser) FtpConnectionOutput { return v.Ftp }).(FtpConnectionOutput)
 }
 
 // Plain: the FTP host name, for configuration that must not be secret.
-func (o StorageUserOutput) FtpHostName() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.FtpHostName }).(pulumi.StringPtrOutput)
+func (o StorageUserOutput) FtpHostName() pulumi.StringOutput {
+	return o.ApplyT(func(v *StorageUser) pulumi.StringOutput { return v.FtpHostName }).(pulumi.StringOutput)
 }
 
 // Secret: ftp://login:password@host/ (percent-encoded).
-func (o StorageUserOutput) FtpUrl() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.FtpUrl }).(pulumi.StringPtrOutput)
+func (o StorageUserOutput) FtpUrl() pulumi.StringOutput {
+	return o.ApplyT(func(v *StorageUser) pulumi.StringOutput { return v.FtpUrl }).(pulumi.StringOutput)
 }
 
 // Secret: the login as the service returned it.
-func (o StorageUserOutput) Name() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.Name }).(pulumi.StringPtrOutput)
+func (o StorageUserOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v *StorageUser) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
 // Secret: the user's password.
-func (o StorageUserOutput) Password() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.Password }).(pulumi.StringPtrOutput)
+func (o StorageUserOutput) Password() pulumi.StringOutput {
+	return o.ApplyT(func(v *StorageUser) pulumi.StringOutput { return v.Password }).(pulumi.StringOutput)
 }
 
 // The `persistPassword` input, as sent (`false` unless given).
@@ -236,43 +226,38 @@ func (o StorageUserOutput) PersistPassword() pulumi.BoolOutput {
 }
 
 // Secret: S3-compatible API connection.
-func (o StorageUserOutput) S3() S3ConnectionPtrOutput {
-	return o.ApplyT(func(v *StorageUser) S3ConnectionPtrOutput { return v.S3 }).(S3ConnectionPtrOutput)
+func (o StorageUserOutput) S3() S3ConnectionOutput {
+	return o.ApplyT(func(v *StorageUser) S3ConnectionOutput { return v.S3 }).(S3ConnectionOutput)
 }
 
 // Plain: the S3 endpoint, for configuration that must not be secret.
-func (o StorageUserOutput) S3Endpoint() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.S3Endpoint }).(pulumi.StringPtrOutput)
-}
-
-// State as recorded (JSON text). Secret.
-func (o StorageUserOutput) Secrets() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.Secrets }).(pulumi.StringPtrOutput)
+func (o StorageUserOutput) S3Endpoint() pulumi.StringOutput {
+	return o.ApplyT(func(v *StorageUser) pulumi.StringOutput { return v.S3Endpoint }).(pulumi.StringOutput)
 }
 
 // Account state at creation time (`New`).
-func (o StorageUserOutput) State() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.State }).(pulumi.StringPtrOutput)
+func (o StorageUserOutput) State() pulumi.StringOutput {
+	return o.ApplyT(func(v *StorageUser) pulumi.StringOutput { return v.State }).(pulumi.StringOutput)
 }
 
 // Secret: Swift-style API connection.
-func (o StorageUserOutput) Swift() SwiftConnectionPtrOutput {
-	return o.ApplyT(func(v *StorageUser) SwiftConnectionPtrOutput { return v.Swift }).(SwiftConnectionPtrOutput)
+func (o StorageUserOutput) Swift() SwiftConnectionOutput {
+	return o.ApplyT(func(v *StorageUser) SwiftConnectionOutput { return v.Swift }).(SwiftConnectionOutput)
 }
 
 // Plain: the Swift endpoint, for configuration that must not be secret.
-func (o StorageUserOutput) SwiftEndpoint() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.SwiftEndpoint }).(pulumi.StringPtrOutput)
+func (o StorageUserOutput) SwiftEndpoint() pulumi.StringOutput {
+	return o.ApplyT(func(v *StorageUser) pulumi.StringOutput { return v.SwiftEndpoint }).(pulumi.StringOutput)
 }
 
-// The service's `Tasks` at creation (an array, or a single object, both accepted).
+// The service's `Tasks` at creation.
 func (o StorageUserOutput) Tasks() TaskArrayOutput {
 	return o.ApplyT(func(v *StorageUser) TaskArrayOutput { return v.Tasks }).(TaskArrayOutput)
 }
 
 // The user's Id on the service; also the resource id.
-func (o StorageUserOutput) UserId() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v *StorageUser) pulumi.IntPtrOutput { return v.UserId }).(pulumi.IntPtrOutput)
+func (o StorageUserOutput) UserId() pulumi.IntOutput {
+	return o.ApplyT(func(v *StorageUser) pulumi.IntOutput { return v.UserId }).(pulumi.IntOutput)
 }
 
 // The requested login, as sent: the given userName, or the generated one.
