@@ -1,15 +1,12 @@
-// The Go SDK in sdk/go is what the plugin's schema generates (tools/go-sdkgen), and the schema
-// describes the TypeScript resource: every output it has, with the same secrecy.
+// The Go SDK in sdk/go is what the plugin's schema generates (tools/go-sdkgen). That the schema
+// describes the TypeScript resource, secret alike, is test/unit/model.test.ts's.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { repoRoot } from "../../scripts/toolchain";
-import { schema, typeToken } from "../../dist/provider/yaml/schema";
-import { secretKeys } from "../../dist/provider/yaml/outputs";
-import { storageUserMocks } from "../../dist/provider/testing";
+import { schema, typeToken } from "../../dist/provider/plugin/schema";
 
 let tmp: string;
 beforeAll(() => {
@@ -63,29 +60,4 @@ test("the SDK's module path and package name are the schema's language.go", () =
   expect(fs.readFileSync(path.join(repoRoot, "sdk", "go", "storageuser", "doc.go"), "utf8")).toMatch(
     /^package storageuser$/m,
   );
-});
-
-test("the schema declares every output of the TypeScript StorageUser, secret exactly where it is secret there", async () => {
-  await pulumi.runtime.setMocks(storageUserMocks(), "project", "stack", false);
-  const { StorageUser } = await import("../../dist/provider");
-  const user = new StorageUser("app") as unknown as Record<string, pulumi.Output<unknown>>;
-  const tsOutputs = Object.keys(schema.resources[typeToken].properties);
-  // The outputs a TypeScript program sees: the class's own and derived properties.
-  const declared = [
-    ...fs
-      .readFileSync(path.join(repoRoot, "provider", "program", "storage-user.ts"), "utf8")
-      .matchAll(/readonly (\w+)!?: pulumi\.Output</g),
-  ].map((m) => m[1]);
-  expect(declared.length).toBeGreaterThan(15);
-  expect(declared.filter((k) => !tsOutputs.includes(k))).toEqual([]);
-  const secretInTs: string[] = [];
-  for (const k of declared)
-    if (pulumi.Output.isInstance(user[k]) && (await pulumi.isSecret(user[k]))) secretInTs.push(k);
-  const props = schema.resources[typeToken].properties as Record<string, { secret?: boolean }>;
-  const secretInSchema = Object.keys(props).filter((k) => props[k].secret);
-  // `secrets` is recorded state: secret by additionalSecretOutputs in TypeScript, which mocks may not apply.
-  expect(secretInSchema.sort()).toEqual([...new Set([...secretInTs, "secrets"])].sort());
-  expect([...secretKeys].sort()).toEqual(secretInSchema.sort());
-  // The spec's ProgressPercent is a number.
-  expect(schema.types["storage-user:index:Task"].properties.progressPercent.type).toBe("number");
 });
