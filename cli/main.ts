@@ -1,34 +1,26 @@
 #!/usr/bin/env node
-// `pulumi-storage-user`, the package's bin: `pending` and `review` (HELP below). It loads no Pulumi SDK.
+// `pulumi-storage-user`, the package's bin: `pending` and `review` (HELP below); it loads no Pulumi SDK.
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
 import { StorageUserError } from "../provider/messages";
-import { formatPendingStorageUser, pendingStorageUsers } from "../provider/pending";
+import { formatPendingStorageUser, pendingStorageUsers } from "./pending";
 import { review } from "./review";
 
 const USAGE =
   "usage: pulumi stack export | pulumi-storage-user pending [--dealt-with list.txt] [- | checkpoint-or-export.json ...]\n       pulumi-storage-user review [preview.json]";
 const HELP = `${USAGE}
 
-pending  lists the StorageUser creates a force-stopped \`pulumi up\` left pending: users that may
-         exist on the service without being in the stack, once each (user name, service, URN,
-         status, tab-separated). Reads \`pulumi stack export\` on standard input (\`-\`), and
-         exported or checkpoint files (a file backend's .pulumi/stacks, history or backups).
-         Status, against the newest input: \`unaccounted\`, \`in stack\` (the stack now holds a
-         user of that name), or \`dealt with\` (named in --dealt-with, e.g. an earlier run's output).
-         Exit status: 1 when any is unaccounted, 0 when none, 2 when an input cannot be read.
-         Run it before \`pulumi cancel\` or the next \`pulumi up\` (docs/failure-modes.md).
-
-review   the CI review of \`pulumi preview --json\` (or \`pulumi destroy --preview-only --json\`)
-         output, on standard input or as a file: every StorageUser the change removes or replaces
-         stays on the service with working credentials; each becomes a GitHub Actions annotation
-         (resource, id, userName, service), and the job fails unless the pull request has the
-         label in ALLOW_LABEL (default allow-storage-user-removal).
-         Exit status: 1 when one is removed or replaced without the label, 0 otherwise, 2 when
-         the preview cannot be read (docs/ci.md).
+pending  lists the StorageUser creates a force-stopped \`pulumi up\` left pending: users that may exist on
+         the service without being in the stack, once each (user name, service, URN, status; tab-separated),
+         from \`pulumi stack export\` on standard input or exported and checkpoint files. Status, against
+         the newest input: unaccounted, in stack, or dealt with (named in --dealt-with, e.g. an earlier
+         run's output). Exit 1 when any is unaccounted, 0 when none, 2 when an input cannot be read.
+review   the CI review of \`pulumi preview --json\` output (a file, or standard input): each StorageUser
+         the change removes or replaces stays on the service with working credentials, and becomes a
+         GitHub Actions annotation; the job fails unless the pull request has the label in ALLOW_LABEL
+         (default allow-storage-user-removal). Exit 1 then, 0 otherwise, 2 for an unreadable preview.
 `;
 
-/** Ends the process with status 2, the message on standard error. */
 function unreadable(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(2);
@@ -45,14 +37,13 @@ function read(file: string): string {
 }
 
 function pending(files: string[], dealtWithFile?: string): number {
-  // On a terminal nothing is piped in: say how, instead of waiting.
   if (files.length === 0 && process.stdin.isTTY) unreadable(`[USAGE] nothing piped in: ${USAGE}`);
   const inputs = (files.length ? files : ["-"]).map((file) => {
     const text = read(file);
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      // Not the parser's message: it may quote the input.
+      // Not the parser's message, which may quote the input.
       const input = file === "-" ? "standard input" : file;
       unreadable(
         new StorageUserError("PENDING_INPUT_UNREADABLE", {

@@ -158,5 +158,5 @@ export async function checkStackConfig(stack: StackLike): Promise<void> {
   );
 }
 
-export { pendingStorageUsers, formatPendingStorageUser } from "./pending";
-export type { PendingStatus, PendingStorageUser, DeploymentLike } from "./pending";
+export { pendingStorageUsers, formatPendingStorageUser } from "../cli/pending";
+export type { PendingStatus, PendingStorageUser, DeploymentLike } from "../cli/pending";

@@ -1,4 +1,4 @@
-/** The StorageUser arguments and their rules, checked by the program (plain values) and by the plugin's check (the rest). */
+// The StorageUser arguments and their rules, checked by the program (plain values) and by the plugin's check.
 import { randomBytes } from "node:crypto";
 import { defaults } from "./defaults";
 import { CONNECTION_NAME } from "./config";
@@ -7,63 +7,49 @@ import { messages } from "./messages";
 const reasons = messages.reasons;
 /** The value the engine sends for inputs not known yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-/** The input a TypeScript program adds during a preview to a user whose name is generated (see userNameOf). */
 export const PREVIEW_MARK = "__nameAtUp";
-/** The plugin's generated-name suffix, kept as an input so a pending create names its user (see userNameOf). */
 export const SUFFIX = "__nameSuffix";
-/** Input names a StorageUser accepts; anything else is a typo worth failing on. */
 export const argNames = ["userName", "persistPassword", "connection"] as const;
-/** `__urn`: the resource's URN, so the plugin's warnings name it (engine-log.ts). */
+// `__urn`: the resource's URN, so the plugin's warnings name it.
 const internalNames = new Set(["__provider", "__createTimeoutMs", "__urn", PREVIEW_MARK, SUFFIX]);
-
-export interface Failure {
-  property: string;
-  reason: string;
-}
-
-/** Resolved inputs as the provider's create sees them. */
-export interface UserInputs {
+export type Failure = { property: string; reason: string };
+/** The inputs as create sees them; `__createTimeoutMs` comes from customTimeouts.create. */
+export type UserInputs = {
   userName: string;
   persistPassword: boolean;
-  /** A named connection; absent: the default one. */
   connection?: string;
-  /** From the resource option customTimeouts.create. */
   __createTimeoutMs?: number;
   __urn?: string;
-  __nameSuffix?: string;
-}
+};
 
 /** The resource's name in `urn:pulumi:stack::project::type::name` (the name may contain "::"). */
 export const nameFromUrn = (urn: string) => urn.split("::").slice(3).join("::");
-
-/** A generated name: the resource name, "-", and `suffix` (Pulumi's default auto-naming), cut to fit the length bound. */
+/** Pulumi's default auto-naming: the resource name, "-", and the suffix, cut to fit the length bound. */
 export const generatedName = (urn: string, suffix: string) =>
   `${nameFromUrn(urn).slice(0, defaults.maxUserNameLength - suffix.length - 1)}-${suffix}`;
 const newSuffix = () => randomBytes(4).toString("hex").slice(0, 7);
 
 /**
- * The checked inputs' name: the given userName; else the one the user already has (an update: leaving
- * userName out never replaces); else a new one, drawn at each check without old inputs, which is
- * exactly when the engine creates or replaces. A check gets no sign of a preview, so a name drawn
- * there would not be the one up creates: TypeScript programs mark their previews (PREVIEW_MARK) and
- * get an unknown name; the plugin (`plugin`) keeps only the drawn suffix as an input, and create
- * makes the name, so preview shows it unknown (docs/decisions.md "Auto-naming").
+ * The checked inputs' name: the given one; else the user's own (an update: leaving userName out never
+ * replaces); else a new one, drawn at a check without old inputs, which is when the engine creates or
+ * replaces. A check gets no sign of a preview, so a name drawn there would not be the one up creates:
+ * TypeScript programs mark their previews (PREVIEW_MARK) and get an unknown name; the plugin keeps only
+ * the suffix as an input and create makes the name, so its preview shows none (docs/decisions.md).
  */
 export function nameInputs(olds: Record<string, unknown>, news: Record<string, unknown>, plugin: boolean): object {
   if (news.userName !== undefined) return { userName: news.userName };
   if (typeof olds.userName === "string") return { userName: olds.userName };
   if (typeof olds[SUFFIX] === "string") return { [SUFFIX]: olds[SUFFIX] };
   if (plugin) return { [SUFFIX]: newSuffix() };
-  if (news[PREVIEW_MARK] === true || typeof news.__urn !== "string" || news.__urn === UNKNOWN)
-    return { userName: UNKNOWN };
-  return { userName: generatedName(news.__urn, newSuffix()) };
+  const known = news[PREVIEW_MARK] !== true && typeof news.__urn === "string" && news.__urn !== UNKNOWN;
+  return { userName: known ? generatedName(news.__urn as string, newSuffix()) : UNKNOWN };
 }
 
 /** The name a create sends: given, or made from the plugin's suffix. */
 export const userNameOf = (inputs: Record<string, unknown>, urn: unknown): string =>
   typeof inputs.userName === "string" ? inputs.userName : generatedName(String(urn), String(inputs[SUFFIX]));
 
-/** The name rules keep a request well-formed only: the spec states none (2.6), so the API has the final word. */
+// Only what keeps a request well-formed: the spec states no name rules (2.6), so the API has the last word.
 function userNameProblem(value: unknown): string | undefined {
   if (typeof value !== "string") return reasons.userNameNotString(value);
   if (value.length === 0) return reasons.userNameEmpty();
@@ -72,33 +58,27 @@ function userNameProblem(value: unknown): string | undefined {
   // eslint-disable-next-line no-control-regex -- control characters are what this test looks for
   if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value)) return reasons.userNameControl();
   if (value.length > defaults.maxUserNameLength) return reasons.userNameLong(value.length, defaults.maxUserNameLength);
-  return undefined;
 }
 
-/** A `connection` argument's problem, if any. */
-export const connectionProblem = (v: unknown) =>
-  typeof v !== "string"
-    ? reasons.connectionNotString(v)
-    : CONNECTION_NAME.test(v)
-      ? undefined
-      : reasons.notAConnectionName(v);
+const problems: Record<string, (v: unknown) => string | undefined> = {
+  userName: userNameProblem,
+  persistPassword: (v) => (typeof v === "boolean" ? undefined : reasons.notABoolean(v)),
+  connection: (v) =>
+    typeof v !== "string"
+      ? reasons.connectionNotString(v)
+      : CONNECTION_NAME.test(v)
+        ? undefined
+        : reasons.notAConnectionName(v),
+};
 
-/**
- * Failures of the inputs: names that are no argument (values never echoed; the accepted names in
- * the reason when `listAccepted`), then each known value present and not unknown.
- */
+/** Names that are no argument (values never echoed; the accepted names listed when asked), then each known value's problem. */
 export function inputFailures(values: Record<string, unknown>, listAccepted = true): Failure[] {
   const failures = Object.keys(values)
     .filter((k) => !(argNames as readonly string[]).includes(k) && !internalNames.has(k))
     .map((property) => ({ property, reason: reasons.notAnArgument(listAccepted ? argNames : undefined) }));
-  const problems = {
-    userName: userNameProblem,
-    persistPassword: (v: unknown) => (typeof v === "boolean" ? undefined : reasons.notABoolean(v)),
-    connection: connectionProblem,
-  };
   for (const [property, problem] of Object.entries(problems)) {
-    const v = values[property];
-    const reason = v === undefined || v === UNKNOWN ? undefined : problem(v);
+    const reason =
+      values[property] === undefined || values[property] === UNKNOWN ? undefined : problem(values[property]);
     if (reason) failures.push({ property, reason });
   }
   return failures;

@@ -1,8 +1,5 @@
-/**
- * StorageUserLedger's provider, run by the dynamic-provider plugin. Frozen entry: state refers to it
- * as `require("pulumi-storage-user/dist/provider/ledger-runtime")`, so this path and its exported
- * methods are a contract with every `__provider` in users' state files.
- */
+// StorageUserLedger's provider, run by the dynamic-provider plugin. Frozen entry: state refers to it as
+// `require("pulumi-storage-user/dist/provider/ledger-runtime")`: this path and its methods are a contract.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { describeForgotten, messages } from "./messages";
 import type { ForgottenUser, TrackedUser } from "./ledger";
@@ -93,7 +90,6 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<dynam
   return { changes: changed || next.forgotten.length !== (previous.forgotten ?? []).length, replaces: [] };
 }
 
-/** The ledger's own URN, kept in the outputs for delete's warning. */
 const urnOf = (p: Props) => (typeof p.__urn === "string" ? { __urn: p.__urn } : {});
 
 export async function create(news: Props): Promise<dynamic.CreateResult> {

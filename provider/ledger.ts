@@ -1,4 +1,4 @@
-/** The StorageUserLedger resource as programs construct it, and what it records (docs/ledger.md). */
+// The StorageUserLedger resource as programs construct it, and what it records (docs/ledger.md).
 import * as pulumi from "@pulumi/pulumi";
 import { StorageUserError } from "./messages";
 import { nameFromUrn } from "./inputs";
@@ -6,8 +6,7 @@ import type { StorageUser } from "./storage-user";
 import { assertConfig, assertPluginCanStart, urnOf } from "./program";
 import { serializableProvider } from "./serializable";
 
-// Type aliases of object types, not interfaces: they stay assignable to Record<string, unknown>.
-/** A user as the ledger records it: an element of its `current` output. */
+/** A user as the ledger records it: an element of its `current` output (an alias: assignable to Record<string, unknown>). */
 export type TrackedUser = {
   /** Resource id: the service's user Id, or `unconfirmed-…` for a create that never confirmed. */
   id: string;
@@ -49,10 +48,7 @@ export interface StorageUserLedgerArgs {
   cleanedUp?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
-/**
- * The stack's record of storage users it has let go of (replaced or removed) which, the API having no
- * delete call, remain on the service. See docs/ledger.md.
- */
+/** The stack's record of the storage users it let go of (replaced or removed), which stay on the service (docs/ledger.md). */
 export class StorageUserLedger extends pulumi.dynamic.Resource {
   /** Users in the stack at the last update, by resource name. */
   public readonly current!: pulumi.Output<Record<string, TrackedUser>>;

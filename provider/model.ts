@@ -45,45 +45,30 @@ type Field = { conn?: string; name: string; api: string[]; plain?: string };
 // Aliases of object types, not interfaces, so they stay assignable to Record<string, string>.
 /** The `swift` output (secret), from the answer's `SwiftApiConnection`. */
 export type SwiftConnection = {
-  /** `Endpoint`: where clients authenticate (`OS_AUTH_URL` in `env`). */
-  endpoint: string;
-  /** `TenantId`. */
-  tenantId: string;
-  /** `AccessKey`: the login. */
-  accessKey: string;
-  /** `Password`. */
-  password: string;
+  /** `Endpoint`: where clients authenticate (`OS_AUTH_URL` in `env`). */ endpoint: string;
+  /** `TenantId`. */ tenantId: string;
+  /** `AccessKey`: the login. */ accessKey: string;
+  /** `Password`. */ password: string;
 };
 /** The `s3` output (secret), from the answer's `S3Connection`. */
 export type S3Connection = {
-  /** `Endpoint`. */
-  endpoint: string;
-  /** `AccessKey`. */
-  accessKey: string;
-  /** `SecretKey`. */
-  secretKey: string;
+  /** `Endpoint`. */ endpoint: string;
+  /** `AccessKey`. */ accessKey: string;
+  /** `SecretKey`. */ secretKey: string;
 };
 /** The `ftp` output (secret), from the answer's `FtpConnection`. */
 export type FtpConnection = {
-  /** `HostName`. */
-  hostName: string;
-  /** `Login`. */
-  login: string;
-  /** `Password`. */
-  password: string;
+  /** `HostName`. */ hostName: string;
+  /** `Login`. */ login: string;
+  /** `Password`. */ password: string;
 };
 /** Everything secret the API returned for one user, each connection with its endpoint. */
 export interface Credentials {
-  /** `Name`: the login as the service returned it (the spec counts it as a credential). */
-  name: string;
-  /** `Password`. */
-  password: string;
-  /** The Swift-style API connection. */
-  swift: SwiftConnection;
-  /** The S3-compatible API connection. */
-  s3: S3Connection;
-  /** The FTP connection. */
-  ftp: FtpConnection;
+  /** `Name`: the login as the service returned it (the spec counts it as a credential). */ name: string;
+  /** `Password`. */ password: string;
+  /** The Swift-style API connection. */ swift: SwiftConnection;
+  /** The S3-compatible API connection. */ s3: S3Connection;
+  /** The FTP connection. */ ftp: FtpConnection;
 }
 // The public types and the table agree both ways: a field missing on either side fails to compile.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -97,16 +82,11 @@ export const agree: [
 
 /** One task of the answer's `Tasks`, as the `tasks` output holds it. */
 export interface Task {
-  /** `Id`; `creationTaskId` is that of the `StorageUserCreate` task. */
-  id: number;
-  /** `ProgressPercent` at creation (never refreshed: the API has no read call). */
-  progressPercent: number;
-  /** `Type`, e.g. `StorageUserCreate`. */
-  type: string;
-  /** `State`, e.g. `New`. */
-  state: string;
-  /** `StartDate`, as the service wrote it (`YYYY-MM-DDThh:mm:ss.fff`, no zone). */
-  startDate: string;
+  /** `Id`; `creationTaskId` is that of the `StorageUserCreate` task. */ id: number;
+  /** `ProgressPercent` at creation (never refreshed: the API has no read call). */ progressPercent: number;
+  /** `Type`, e.g. `StorageUserCreate`. */ type: string;
+  /** `State`, e.g. `New`. */ state: string;
+  /** `StartDate`, as the service wrote it (`YYYY-MM-DDThh:mm:ss.fff`, no zone). */ startDate: string;
 }
 
 /** What the service returned, in the provider's own names. */

@@ -1,8 +1,5 @@
-/**
- * What the program side does besides declaring resources: the checks that run before the first one
- * registers (configuration, where the plugin will start), the per-run scope a service's many stacks
- * need, and the provider object Pulumi serializes into state.
- */
+// The program side besides the resources: the checks before the first one registers (configuration,
+// where the plugin starts), the per-run scope a service's many stacks need, and the debug-output guard.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
@@ -10,14 +7,10 @@ import { checkConfig } from "./config";
 import { StorageUserError } from "./messages";
 import { plainInFiles, readProjectFile, stackConfigFile } from "./project-file";
 
-// A module path outside the SDK's typed surface, in every version of the peer range.
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- outside the SDK's typed surface, in every version of the peer range
 const sdkState = () => require("@pulumi/pulumi/runtime/state") as { getStore(): { config?: Record<string, string> } };
 
-/**
- * A value made once per program run: under the Automation API one process runs many stacks' programs,
- * each in a store of its own (the SDK's `localState.withLocalStorage`), so values are keyed by it.
- */
+/** A value made once per run: one service process runs many stacks' programs, each in a store of its own (the SDK's localState). */
 export function perRun<T>(make: () => T): () => T {
   const values = new WeakMap<object, T>();
   return () => {
@@ -27,33 +20,21 @@ export function perRun<T>(make: () => T): () => T {
   };
 }
 
-/** The resource's URN, passed to the plugin as `__urn` so its warnings name the resource. */
-export function urnOf(
-  name: string,
-  kind: "StorageUser" | "StorageUserLedger",
-  parent?: pulumi.Resource,
-): pulumi.Input<string> {
+/** The resource's URN, the plugin's `__urn` input, so its warnings name the resource; createUrn makes Outputs, needed only under a parent. */
+export function urnOf(name: string, kind: "StorageUser" | "StorageUserLedger", parent?: pulumi.Resource) {
   const type = `pulumi-nodejs:dynamic/storage:${kind}`;
-  // createUrn makes Outputs; a resource parented to the stack has its URN fixed by these parts.
   return parent
     ? pulumi.createUrn(name, type, parent)
     : `urn:pulumi:${pulumi.getStack()}::${pulumi.getProject()}::${type}::${name}`;
 }
 
-/** The project's directory, when the host passed one: an inline program gets a placeholder ("rootDirectory" or ""). */
-const projectRoot = () => {
-  const root = pulumi.runtime.getRootDirectory?.();
-  return root && path.isAbsolute(root) ? root : undefined;
-};
+// The project's directory, when the host passed one: an inline program gets a placeholder ("rootDirectory" or "").
+const projectRoot = () => [pulumi.runtime.getRootDirectory?.()].find((root) => root && path.isAbsolute(root));
 
-/**
- * Refuses config that must not be recorded, once per run and before anything registers: any key under
- * `storage:` that is no setting, and a token in plain text (a secret key missing from the engine's
- * list, or the token's text in the stack or project file), naming the key, never the value.
- */
+/** The one config check, once per run: a token is plain when the engine's secret keys lack it or its text stands in a file. */
 export const assertConfig = perRun(() => {
   const runtime = pulumi.runtime as unknown as { allConfig(): Record<string, string> };
-  // Per top-level key; the Automation API's inline programs keep it in the SDK's store, hosts in the environment.
+  // Inline programs keep the secret keys in the SDK's store, hosts in the environment.
   const raw = sdkState().getStore().config?.PULUMI_CONFIG_SECRET_KEYS || process.env.PULUMI_CONFIG_SECRET_KEYS;
   const secretKeys = raw ? (JSON.parse(raw) as string[]) : undefined;
   const root = projectRoot();
@@ -69,7 +50,7 @@ export const assertConfig = perRun(() => {
   );
 });
 
-/** Whether `file` is in a node_modules folder Node's resolution from `dir` searches (by hand: require.resolve would find this package by self-reference). */
+// Whether `file` is in a node_modules folder Node searches from `dir` (require.resolve would find this package by self-reference).
 function reachable(dir: string, file: string): boolean {
   const folders = (process.env.NODE_PATH ?? "").split(path.delimiter).filter(Boolean);
   for (let d = dir; ; d = path.dirname(d)) {
@@ -80,23 +61,19 @@ function reachable(dir: string, file: string): boolean {
 }
 
 /**
- * Refuses a run whose dynamic-provider plugin could not load: Pulumi starts it in the program's
- * directory (the CLI's getPwdMain), where it resolves @pulumi/pulumi and this package (pulumi/pulumi#5455).
- * An inline program's directory is not known here: nothing is refused then.
+ * Refuses a run whose dynamic-provider plugin could not load: Pulumi starts it in the program's directory
+ * (the CLI's getPwdMain), where it resolves @pulumi/pulumi and this package (pulumi/pulumi#5455). An
+ * inline program's directory is not known here: nothing is refused (docs/decisions.md).
  */
 export const assertPluginCanStart = perRun(() => {
   const root = projectRoot();
   if (!root) return;
   const main = readProjectFile(root)?.main;
   const full = main ? path.resolve(root, main) : root;
-  const dir =
-    fs.existsSync(full) && !fs.statSync(full).isDirectory() ? path.dirname(full) : fs.existsSync(full) ? full : root;
-  const needed = {
-    "@pulumi/pulumi": "@pulumi/pulumi/cmd/dynamic-provider/index.js",
-    "pulumi-storage-user": "pulumi-storage-user/package.json",
-  };
+  const dir = !fs.existsSync(full) ? root : fs.statSync(full).isDirectory() ? full : path.dirname(full);
+  const needed = { "@pulumi/pulumi": "/cmd/dynamic-provider/index.js", "pulumi-storage-user": "/package.json" };
   const missing = Object.entries(needed)
-    .filter(([, file]) => !reachable(dir, file))
+    .filter(([name, file]) => !reachable(dir, name + file))
     .map(([name]) => name);
   if (missing.length > 0) throw new StorageUserError("PLUGIN_CANNOT_START", { dir, missing });
 });

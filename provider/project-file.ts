@@ -1,7 +1,4 @@
-/**
- * A project's `Pulumi.yaml` and its stack config file, read one way: only the top-level scalar keys
- * the package needs (`name`, `main`, `stackConfigDir`), so no YAML parser is needed.
- */
+// A project's Pulumi.yaml and stack config file: only the top-level scalars needed, so no YAML parser.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { PlainAt } from "./config";
@@ -44,11 +41,7 @@ export function stackConfigFile(dir: string, stack: string, project = readProjec
   return ["yaml", "yml"].map((ext) => path.join(configDir, `Pulumi.${short}.${ext}`)).find((f) => fs.existsSync(f));
 }
 
-/**
- * Where a token's text stands in plain in the stack's config file or the project's `config:` block
- * (which has no secret form); a secret value is stored encrypted there. Short values could appear
- * by coincidence; real tokens are longer.
- */
+/** Where a token's text stands in plain: the stack's config file, or the project's `config:` block (which has no secret form). */
 export function plainInFiles(dir: string, stack: string, value: string): PlainAt {
   const project = readProjectFile(dir);
   const stackFile = stackConfigFile(dir, stack, project);

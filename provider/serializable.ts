@@ -1,16 +1,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 
-/** The frozen plugin entry modules; each one's exports object is a dynamic provider that state refers to. */
 type RuntimeModule = "runtime" | "ledger-runtime";
 const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
 
 /**
- * The provider object a resource hands to Pulumi's closure serializer, which writes it into state for
- * every resource, twice. Installed under node_modules/ it is the entry module's exports object, written
- * as one `require("pulumi-storage-user/dist/provider/runtime.js")` line. Loaded from elsewhere (a linked
- * workspace) that module would be inlined by value, so a forwarder that captures only the package path
- * is used instead. Either way the plugin loads the code from the program's node_modules, so state
- * written by one release runs on the next as long as these modules keep their exported functions.
+ * The provider Pulumi's closure serializer writes into state, twice per resource. Under node_modules/ it
+ * is the frozen entry module itself, written as one `require(…)` line; elsewhere (a linked workspace) the
+ * module would be inlined, so a forwarder capturing only the package path is used. Either way the plugin
+ * loads today's code from the program's node_modules, so state written by one release runs on the next.
  */
 export function serializableProvider(
   module: RuntimeModule,

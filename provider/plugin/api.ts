@@ -1,8 +1,5 @@
-/**
- * The storage API's one call, `POST {baseUrl}/storage/users`: the request, one pooled undici agent,
- * the bounded read, what each answer means, the retry policy and the answer's parsing. It retries
- * only what provably created nothing: 429 and 503 (Retry-After honoured) and failed connections.
- */
+// The API's one call, `POST {baseUrl}/storage/users`: request, pooled agent, bounded read, what each answer
+// means, the retry policy and the parsing. Only what provably created nothing is retried: 429, 503, unsent.
 import type { Dispatcher } from "undici";
 import { defaults } from "../defaults";
 import { CreatedUser, fields, Task } from "../model";
@@ -17,14 +14,10 @@ export type CreateResult =
   /** Sent, and no verdict came back: a user may or may not exist. */
   | { kind: "unknown"; detail: string; cause?: unknown };
 
-/** What an attempt that created nothing means for the next one: the status, or "unsent" (never reached the API). */
+/** An attempt that created nothing: its status, or "unsent" (it never reached the API). */
 export type Outcome = number | "unsent";
 
-/**
- * The delay before attempt `attempt + 1`, or "stop". Pure: the caller supplies time and jitter. Only
- * 429, 503 and "unsent" are retried; a Retry-After is a floor (even above the cap) plus jitter, so
- * parallel creates told the same do not return in lockstep.
- */
+/** The delay before attempt `attempt + 1`, or "stop"; a Retry-After is a floor plus jitter, so parallel creates do not return in lockstep. */
 export function retryDelay(
   attempt: number,
   outcome: Outcome,
@@ -65,7 +58,6 @@ export interface CreateRequest extends Partial<Pick<Resolved, "baseUrlSource" | 
   deadline: number;
 }
 
-// undici is loaded on first send: programs load this module but never send.
 let agent: Dispatcher | undefined;
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, in the plugin only */
 const undici = () => require("undici") as typeof import("undici");
@@ -79,7 +71,7 @@ const codeOf = (err: unknown): string => {
   const code = e?.code ?? e?.cause?.code;
   return typeof code === "string" || typeof code === "number" ? String(code) : "";
 };
-/** A transport error as messages quote it, redacted and cut. */
+
 function describe(err: unknown): string {
   const e = err as { name?: string; message?: string; cause?: { message?: string } } | undefined;
   if (e?.name === "TimeoutError") return "no answer within the create budget (customTimeouts.create)";
@@ -117,7 +109,7 @@ function apiMessage(text: string): string {
 
 type Attempt = CreateResult | { kind: "retry"; outcome: Outcome; retryAfter?: string; last: string };
 
-/** One POST, and what its answer means; a definite "nothing was created" is thrown. */
+// One POST and what its answer means; a definite "nothing was created" is thrown.
 async function attempt(req: CreateRequest, url: URL, body: string, source: string): Promise<Attempt> {
   let res: Dispatcher.ResponseData;
   try {
@@ -187,7 +179,7 @@ async function attempt(req: CreateRequest, url: URL, body: string, source: strin
   };
 }
 
-/** POSTs one create, retrying only what created nothing, until the policy stops or the deadline nears. */
+/** POSTs one create, retrying what created nothing until the policy stops or the deadline nears. */
 export async function createUser(req: CreateRequest, clock: Clock = realClock): Promise<CreateResult> {
   const url = new URL(req.baseUrl.href);
   url.pathname = `${url.pathname.replace(/\/+$/, "")}/storage/users`;
@@ -214,7 +206,7 @@ export async function createUser(req: CreateRequest, clock: Clock = realClock): 
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-/** `Id` is "number" in the spec; a string of digits is accepted too (JSON encoders differ). */
+// `Id` is "number" in the spec; a string of digits is accepted too (JSON encoders differ).
 const asInt = (v: unknown) =>
   typeof v === "number" && Number.isSafeInteger(v)
     ? v

@@ -9,7 +9,6 @@ import { Account, isV01, split, stored, upgrade } from "../model";
 import { createUser } from "./api";
 import { warn } from "./engine-log";
 
-/** What a create that may have made a user records in state, for every later up to repeat. */
 type FailureRecord = { code: "OUTCOME_UNKNOWN" | "RESPONSE_UNUSABLE"; what: string; todo: string; at: string };
 type Props = Record<string, unknown> & { __provider?: string; __failure?: FailureRecord };
 
@@ -25,11 +24,8 @@ const refOf = (id: string, p: Props, urn: unknown = p.__urn) => ({
   urn,
 });
 
-/**
- * Pulumi's partial-failure path: an error with an `id` becomes ErrorResourceInitFailed (the SDK's
- * grpcResponseFromError), and the engine records `properties` (inputs, `__provider`, no credentials)
- * under that id, so a user that may exist is never forgotten by the stack.
- */
+// Pulumi's partial failure: an error with an `id` becomes ErrorResourceInitFailed (the SDK's grpcResponseFromError),
+// and the engine records `properties` (inputs, `__provider`, no credentials) under it: a user that may exist is kept.
 function record(id: string, properties: Props, ...failure: ErrorArgs): never {
   const error = new StorageUserError(...failure);
   const __failure = properties.__failure ?? {

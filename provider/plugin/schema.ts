@@ -1,8 +1,5 @@
-/**
- * The package schema the plugin serves (GetSchema): what the YAML host type-checks a program against
- * and what the Go SDK is generated from (tools/go-sdkgen). Inputs, outputs and the nested types all
- * come from the description (model.ts).
- */
+// The schema the plugin serves: what YAML programs are checked against and the Go SDK is generated from
+// (tools/go-sdkgen), all of it from the description (model.ts).
 import { answer, inputs, isSecret, outputNames, outputs } from "../model";
 
 const str = (description: string) => ({ type: "string", description });
@@ -25,7 +22,7 @@ const object = (properties: Record<string, object>) => ({
 const token = (type: string) => `storage-user:index:${type}`;
 const typeNames = { swift: "SwiftConnection", s3: "S3Connection", ftp: "FtpConnection" } as const;
 const connections = Object.entries(typeNames) as [keyof typeof typeNames, string][];
-/** Outputs a recorded failure lacks, or that an answer may leave out: not set after every create. */
+// Not set after every create: a default connection has none; an answer may list no creation task.
 const optional = new Set<string>(["connection", "creationTaskId"]);
 
 export const typeToken = token("StorageUser");

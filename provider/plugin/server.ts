@@ -1,8 +1,5 @@
-/**
- * The package's own provider plugin for YAML and Go programs: StorageUser as the custom resource
- * `storage-user:index:StorageUser`, started from the package (bin/, named in `plugins.providers`), so
- * the program needs no node_modules (pulumi/pulumi#5455). The lifecycle is TypeScript's (lifecycle.ts).
- */
+// The package's plugin for YAML and Go programs: `storage-user:index:StorageUser` as a custom resource,
+// started from the package (bin/), so the program needs no node_modules (pulumi/pulumi#5455).
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { createRequire } from "node:module";
@@ -25,7 +22,7 @@ const isSecretValue = (v: unknown): v is { value: unknown } =>
   typeof v === "object" && v !== null && (v as Props)[SECRET_SIG[0]] === SECRET_SIG[1];
 const secret = (value: unknown) => ({ [SECRET_SIG[0]]: SECRET_SIG[1], value });
 
-/** Plain values for the lifecycle: secrets unwrapped, derived outputs dropped (state keeps `account` and `secrets`). */
+// For the lifecycle: secrets unwrapped, derived outputs dropped (state keeps `account` and `secrets`).
 const fromEngine = (props: unknown): Props =>
   Object.fromEntries(
     Object.entries((props ?? {}) as Props)
@@ -43,7 +40,7 @@ export function toEngine(outs: Props, id?: string): Props {
   );
 }
 
-/** The project's directory: the plugin runs in the program's, which is the project's or below it. */
+// The plugin runs in the program's directory: the project's, or below it.
 function projectDir(): string {
   for (let d = process.cwd(); ; d = path.dirname(d)) {
     if (fs.existsSync(path.join(d, "Pulumi.yaml")) || fs.existsSync(path.join(d, "Pulumi.yml"))) return d;
@@ -51,12 +48,9 @@ function projectDir(): string {
   }
 }
 
-/**
- * CheckConfig, which the engine calls before it records the provider: refuses a version other than
- * this one, any key that is no setting, and a token whose text stands in the stack or project file
- * (CheckConfig gets values unmarked); and returns the token marked secret, so a token set any other
- * way (an environment, `--config`) never reaches the state in clear either.
- */
+// CheckConfig runs before the engine records the provider, with values unmarked: it refuses another
+// version, a key that is no setting and a token whose text stands in a config file, and returns the token
+// marked secret, so one set any other way (an ESC environment, `--config`) is never stored in clear either.
 function checkProviderConfig(urn: string, news: Props): Props {
   if (typeof news.version === "string" && news.version !== schema.version)
     throw new StorageUserError("VERSION_MISMATCH", { wanted: news.version, running: schema.version });
@@ -75,13 +69,11 @@ type Call = {
 };
 type Struct = { toJavaScript(): Props };
 type Callback = (err: unknown, resp?: unknown) => void;
-/** customTimeouts.create per URN, from each Create request (the SDK's server drops it). */
+// customTimeouts.create per URN, from each Create request (the SDK's server drops it).
 const createTimeoutsMs = new Map<string, number>();
 
-/**
- * `@pulumi/pulumi/provider`'s server answers CheckConfig (unimplemented) and Configure itself and hands
- * the provider nothing, so its gRPC handlers are wrapped where the server registers them.
- */
+// @pulumi/pulumi/provider's server answers CheckConfig (unimplemented) and Configure itself and hands the
+// provider nothing, so its gRPC handlers are wrapped where it registers them.
 function wrapServer(): void {
   const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/provider/server"));
   const grpc = sdkRequire("@grpc/grpc-js") as {

@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { describe, expect, test } from "vitest";
 import { repoRoot } from "../../scripts/toolchain";
 import { StorageUserError } from "../../provider/messages";
-import { formatPendingStorageUser, pendingStorageUsers } from "../../provider/pending";
+import { formatPendingStorageUser, pendingStorageUsers } from "../../cli/pending";
 
 const SIG = "4dabf18193072939515e22adb298388d";
 const TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";
@@ -273,9 +273,7 @@ describe('the bin, as built (package.json "bin")', () => {
       const r = npx(args.filter(Boolean));
       expect(r.status).toBe(0);
       expect(r.stdout).toMatch(/^usage: pulumi stack export \| pulumi-storage-user pending/);
-      expect(r.stdout).toContain(
-        "Exit status: 1 when any is unaccounted, 0 when none, 2 when an input cannot be read.",
-      );
+      expect(r.stdout).toContain("Exit 1 when any is unaccounted, 0 when none, 2 when an input cannot be read.");
     },
   );
 

@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, expect, test } from "vitest";
 import { descendants } from "../../support/process-tree";
-import { formatPendingStorageUser, pendingStorageUsers } from "../../../provider/pending";
+import { formatPendingStorageUser, pendingStorageUsers } from "../../../cli/pending";
 import { startApiServer } from "../../../server/api-server";
 import { TestStack } from "../../../scripts/stack";
 import { locateCli, userPath } from "../../../scripts/toolchain";

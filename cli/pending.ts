@@ -1,9 +1,9 @@
 // Users that may exist on the service without being in the stack: the creates a force-stopped run left
 // pending (docs/failure-modes.md). Plain data in and out, no SDK: the bin starts fast.
 import type { Deployment } from "@pulumi/pulumi/automation";
-import { StorageUserError } from "./messages";
-import { generatedName, SUFFIX } from "./inputs";
-import { SECRET_SIG } from "./model";
+import { StorageUserError } from "../provider/messages";
+import { generatedName, SUFFIX } from "../provider/inputs";
+import { SECRET_SIG } from "../provider/model";
 
 const TYPES = new Set(["pulumi-nodejs:dynamic/storage:StorageUser", "storage-user:index:StorageUser"]);
 
@@ -37,7 +37,6 @@ const notADeployment = (why: string) =>
 function deploymentOf(input: unknown): Obj {
   if (!isObj(input)) throw notADeployment("the input is not a JSON object");
   if (isObj(input.deployment)) return input.deployment;
-  // An empty stack's checkpoint has no `latest`: nothing pending.
   if (isObj(input.checkpoint)) return isObj(input.checkpoint.latest) ? input.checkpoint.latest : {};
   if ("pending_operations" in input || "resources" in input || "manifest" in input) return input;
   throw notADeployment("the input has neither `deployment`, `checkpoint` nor `resources`/`pending_operations`");
