@@ -3,7 +3,7 @@
 import type { Deployment } from "@pulumi/pulumi/automation";
 import { StorageUserError } from "../provider/messages";
 import { generatedName, SUFFIX } from "../provider/inputs";
-import { SECRET_SIG } from "../provider/model";
+import { isObject, SECRET_SIG } from "../provider/model";
 
 const TYPES = new Set(["pulumi-nodejs:dynamic/storage:StorageUser", "storage-user:index:StorageUser"]);
 
@@ -30,14 +30,13 @@ export type PendingStatus = "unaccounted" | "in stack" | "dealt with";
 export type DeploymentLike = Deployment | Record<string, unknown>;
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 const notADeployment = (why: string) =>
   new StorageUserError("PENDING_INPUT_UNREADABLE", { problem: "notADeployment", why });
 
 function deploymentOf(input: unknown): Obj {
-  if (!isObj(input)) throw notADeployment("the input is not a JSON object");
-  if (isObj(input.deployment)) return input.deployment;
-  if (isObj(input.checkpoint)) return isObj(input.checkpoint.latest) ? input.checkpoint.latest : {};
+  if (!isObject(input)) throw notADeployment("the input is not a JSON object");
+  if (isObject(input.deployment)) return input.deployment;
+  if (isObject(input.checkpoint)) return isObject(input.checkpoint.latest) ? input.checkpoint.latest : {};
   if ("pending_operations" in input || "resources" in input || "manifest" in input) return input;
   throw notADeployment("the input has neither `deployment`, `checkpoint` nor `resources`/`pending_operations`");
 }
@@ -47,14 +46,12 @@ const nameOf = (p: Obj, urn: unknown) =>
   str(p.userName) ?? (typeof p[SUFFIX] === "string" ? generatedName(String(urn), p[SUFFIX]) : undefined);
 const keyOf = (userName: string, connection: string | undefined) => `${userName}\n${connection ?? ""}`;
 const timeOf = (d: Obj) =>
-  isObj(d.manifest) && typeof d.manifest.time === "string" ? Date.parse(d.manifest.time) || 0 : 0;
+  isObject(d.manifest) && typeof d.manifest.time === "string" ? Date.parse(d.manifest.time) || 0 : 0;
 
 /**
- * The StorageUser creates deployments hold as pending operations, each of which may have made a user the
- * stack does not record. Run it on `pulumi stack export` **before** `pulumi cancel` or `up`, which drop
- * them. Several deployments (an export, history checkpoints): each user once, its status read against the
- * newest. `dealtWith`: names (or an earlier run's lines) dealt with. Secret values are never read.
- * @throws StorageUserError `PENDING_INPUT_UNREADABLE` when an input is no deployment.
+ * The StorageUser creates deployments hold as pending operations, each of which may have made a user no stack
+ * records: run it on `pulumi stack export` before `pulumi cancel` or `up` drop them. Each user once, its status
+ * against the newest deployment. Throws `PENDING_INPUT_UNREADABLE` when an input is no deployment.
  */
 export function pendingStorageUsers(
   // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- anything else is refused with PENDING_INPUT_UNREADABLE
@@ -66,8 +63,8 @@ export function pendingStorageUsers(
   const newest = all.reduce((a, b) => (timeOf(b) >= timeOf(a) ? b : a));
   const recorded = new Set(
     [newest.resources ?? []].flat().flatMap((r: unknown) => {
-      if (!isObj(r) || !TYPES.has(String(r.type))) return [];
-      const p = { ...(isObj(r.inputs) ? r.inputs : {}), ...(isObj(r.outputs) ? r.outputs : {}) };
+      if (!isObject(r) || !TYPES.has(String(r.type))) return [];
+      const p = { ...(isObject(r.inputs) ? r.inputs : {}), ...(isObject(r.outputs) ? r.outputs : {}) };
       const name = nameOf(p, r.urn);
       return name ? [keyOf(name, str(p.connection))] : [];
     }),
@@ -79,8 +76,9 @@ export function pendingStorageUsers(
     if (d.pending_operations !== undefined && !Array.isArray(d.pending_operations))
       throw notADeployment("`pending_operations` is not a list");
     for (const op of (d.pending_operations ?? []) as unknown[]) {
-      if (!isObj(op) || op.type !== "creating" || !isObj(op.resource) || !TYPES.has(String(op.resource.type))) continue;
-      const inputs = isObj(op.resource.inputs) ? op.resource.inputs : {};
+      if (!isObject(op) || op.type !== "creating" || !isObject(op.resource) || !TYPES.has(String(op.resource.type)))
+        continue;
+      const inputs = isObject(op.resource.inputs) ? op.resource.inputs : {};
       const urn = str(op.resource.urn) ?? "";
       const userName = nameOf(inputs, urn);
       const connection = str(inputs.connection);
@@ -95,7 +93,7 @@ export function pendingStorageUsers(
             : dealtWith.has(userName)
               ? "dealt with"
               : "unaccounted";
-      const connectionIsSecret = isObj(inputs.connection) && SECRET_SIG[0] in inputs.connection;
+      const connectionIsSecret = isObject(inputs.connection) && SECRET_SIG[0] in inputs.connection;
       out.push({ userName, connection, connectionIsSecret, urn, operation: "creating", status });
     }
   }

@@ -1,7 +1,5 @@
-// `pulumi-storage-user review preview.json`: the CI review of `pulumi preview --json`. The engine does
-// not ask a provider about a removal at preview, so nothing else says that a removed or replaced
-// StorageUser stays on the service with working credentials: each becomes a GitHub Actions annotation,
-// failing the job unless the pull request has the label in ALLOW_LABEL (docs/ci.md).
+// `pulumi-storage-user review preview.json`: the engine asks no provider about a removal at preview, so this
+// names each StorageUser a change removes or replaces, which stays on the service (docs/ci.md).
 import * as fs from "node:fs";
 import { nameFromUrn } from "../provider/inputs";
 import { stored } from "../provider/model";
@@ -9,16 +7,12 @@ import { stored } from "../provider/model";
 const TYPES = new Set(["pulumi-nodejs:dynamic/storage:StorageUser", "storage-user:index:StorageUser"]);
 const REPLACE = new Set(["replace", "create-replacement", "delete-replaced"]);
 
-/** One step of `pulumi preview --json`, as far as the review reads it. */
-interface Step {
-  op: string;
-  urn: string;
-  oldState?: {
-    id?: string;
-    inputs?: { userName?: string };
-    outputs?: { userName?: string; baseUrl?: string; account?: unknown };
-  };
-}
+type Old = {
+  id?: string;
+  inputs?: { userName?: string };
+  outputs?: { userName?: string; baseUrl?: string; account?: unknown };
+};
+type Step = { op: string; urn: string; oldState?: Old };
 type Flagged = { kind: "replaced" | "removed"; resource: string; id: string; userName: string; service: string };
 
 function readPreview(file: string | undefined): Step[] | string {
@@ -32,7 +26,7 @@ function readPreview(file: string | undefined): Step[] | string {
   }
 }
 
-/** Pull request labels, from the event GitHub Actions names in GITHUB_EVENT_PATH. */
+// Pull request labels, from the event GitHub Actions names in GITHUB_EVENT_PATH.
 function labels(): string[] {
   const file = process.env.GITHUB_EVENT_PATH;
   if (!file || !fs.existsSync(file)) return [];
@@ -40,7 +34,7 @@ function labels(): string[] {
   return (event.pull_request?.labels ?? []).map((l) => l.name);
 }
 
-/** What the old state says of a user: plain fields only (credentials are "[secret]" in a preview). */
+// What the old state says of a user: plain fields only (credentials are "[secret]" in a preview).
 function describe(step: Step): Omit<Flagged, "kind"> {
   const old = step.oldState ?? {};
   const outputs = old.outputs ?? {};
@@ -56,7 +50,7 @@ function describe(step: Step): Omit<Flagged, "kind"> {
   };
 }
 
-/** Runs the review on `file` (standard input when absent), writes its report, returns the exit status. */
+/** Runs the review on `file` (standard input when absent), reports, and returns the exit status. */
 export function review(file: string | undefined): number {
   const label = process.env.ALLOW_LABEL || "allow-storage-user-removal";
   const steps = readPreview(file);

@@ -1,7 +1,5 @@
-/**
- * `pulumi-storage-user/automation`, for services that drive Pulumi: a run's failures and warnings typed,
- * config checked before it is written, the creates a force-stop left pending (docs/automation-api.md).
- */
+// `pulumi-storage-user/automation`, for services that drive Pulumi: a run's failures and warnings typed, config
+// checked before it is written, the creates a force-stop left pending (docs/automation-api.md).
 import * as path from "node:path";
 import type { ConfigMap, EngineEvent, Stack, Workspace } from "@pulumi/pulumi/automation";
 import { checkConfig, PlainAt } from "./config";
@@ -46,7 +44,6 @@ function diagnostic<C extends string>(codes: readonly C[], text: string, urn?: s
   const message = text.trim();
   const code = /^\[([A-Z_]+)\] /.exec(message)?.[1] as C | undefined;
   if (!code || !codes.includes(code)) return undefined;
-  // Another resource's diagnostic (the stack's "update failed") is no StorageUser's; program-side refusals name theirs.
   const resourceName = ours(urn)
     ? nameFromUrn(urn!)
     : /^\[[A-Z_]+\] StorageUser(?:Ledger)? '([^']+)'/.exec(message)?.[1];
@@ -90,10 +87,7 @@ export function storageUserDiagnostics(events: Iterable<EngineEventLike>): {
   return { failures: of("error", errorCodes), warnings: of("warning", warningCodes) };
 }
 
-/**
- * The provider's failures in a failed `up`/`preview`/`refresh`/`destroy`: from its engine events when
- * given, else from the error's text (a CommandError's message holds the CLI's output).
- */
+/** The provider's failures in a failed run: from its engine events when given, else from a CommandError's text. */
 // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- the union documents what is expected; anything else reads as no events
 export function storageUserFailures(source: Iterable<EngineEventLike> | unknown): StorageUserFailure[] {
   if (source !== null && typeof source === "object" && Symbol.iterator in source)
@@ -102,7 +96,7 @@ export function storageUserFailures(source: Iterable<EngineEventLike> | unknown)
   let header: string | undefined;
   return unique(
     text.split("\n").map((line) => {
-      // The Diagnostics section: "  <type> (app):", then its lines; a progress line: " +  <type> app creating (0s) error: …".
+      // The Diagnostics section ("  <type> (app):", then its lines), or a progress line (" +  <type> app creating error: …").
       const section = /^ {2}(\S+) \((.+)\):$/.exec(line);
       if (section) header = TYPE.test(section[1]) ? section[2] : undefined;
       const at = line.indexOf("error: [");
@@ -114,17 +108,13 @@ export function storageUserFailures(source: Iterable<EngineEventLike> | unknown)
   );
 }
 
-/** A ConfigMap's token is plain unless its own key (path keys) or its top-level key is secret. */
+// A ConfigMap's token is plain unless its own key (path keys) or its top-level key is secret.
 const plainIn =
   (config: ConfigMap, where: string, byPath?: boolean) =>
   (key: string): PlainAt =>
     config[byPath ? key : key.split(".")[0]]?.secret ? undefined : { where, inline: true };
 
-/**
- * Refuses config **before** it is written anywhere: call it on the ConfigMap a service is about to give
- * `stack.setAllConfig(config, path)`. Throws `[CONFIG_NOT_SECRET]` for a token without `secret: true`
- * and `[CONFIG_INVALID]` for a key under `storage:` that is no setting, naming the key, never the value.
- */
+/** Refuses, before `stack.setAllConfig(config, path)` writes it, a plain token (`[CONFIG_NOT_SECRET]`) or a misspelt key (`[CONFIG_INVALID]`). */
 export function checkStorageConfig(config: ConfigMapLike, options: { path?: boolean } = {}): void {
   const values: Record<string, string> = {};
   const trees: Record<string, Record<string, unknown>> = {};
@@ -141,11 +131,7 @@ export function checkStorageConfig(config: ConfigMapLike, options: { path?: bool
   checkConfig(values, plainIn(config, "the config about to be set", options.path));
 }
 
-/**
- * Refuses a stack whose config (set earlier, by hand or by another service) holds a plain token
- * (`[CONFIG_NOT_SECRET]`) or a key under `storage:` that is no setting (`[CONFIG_INVALID]`), before any
- * Pulumi operation records that config in the backend's history.
- */
+/** Refuses a stack whose existing config holds a plain token or a misspelt key, before any operation records it. */
 export async function checkStackConfig(stack: StackLike): Promise<void> {
   const config = await stack.getAllConfig();
   const dir = stack.workspace.workDir;

@@ -1,28 +1,17 @@
-/**
- * The settings: their config keys and environment variables, the one check of a stack's configuration
- * (run by the program, the Automation API helpers and the package's plugin) and, on the plugin side,
- * their resolution per connection into a base URL and a token.
- */
+// The settings: their keys and variables, the one check of a stack's configuration (program, Automation API
+// helpers, the package's plugin) and, plugin side, their resolution per connection.
 import { ErrorArgs, neverShow, StorageUserError } from "./messages";
+import { isObject, stored } from "./model";
 
 /** TypeScript programs read `storage:`; the package's plugin (YAML, Go) reads `storage-user:` (docs/decisions.md). */
 export type Namespace = "storage" | "storage-user";
 type Setting = "baseUrl" | "accessToken";
 const env = { baseUrl: "STORAGE_API_URL", accessToken: "STORAGE_ACCESS_TOKEN" };
 const CONNECTIONS = "storage:connections";
-/** Names map to exactly one environment variable suffix (`eu_west` → `STORAGE_API_URL_EU_WEST`). */
+// One name, one variable suffix (`eu_west` → `STORAGE_API_URL_EU_WEST`).
 export const CONNECTION_NAME = /^[a-z][a-z0-9_]{0,62}$/;
 const invalid = (d: ErrorArgs<"CONFIG_INVALID">[1]) => new StorageUserError("CONFIG_INVALID", d);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const json = (text?: string): unknown => {
-  try {
-    return text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-};
-
-/** Where one setting of one connection is read: a config key (none for the plugin's named connections), then a variable. */
+// A setting's config key (none for the plugin's named connections) and environment variable.
 export function settingKeys(which: Setting, connection?: string, ns: Namespace = "storage") {
   if (connection === undefined) return { key: `${ns}:${which}`, env: env[which], path: false };
   const path = ns === "storage";
@@ -33,7 +22,6 @@ export function settingKeys(which: Setting, connection?: string, ns: Namespace =
   };
 }
 
-/** Refuses `keys`, naming the known setting closest to the first (within 3 edits) for "did you mean". */
 function refuseUnknown(keys: string[], known: string[], path = false): void {
   if (keys.length === 0) return;
   const distance = (a: string, b: string) => {
@@ -52,10 +40,10 @@ function refuseUnknown(keys: string[], known: string[], path = false): void {
   throw invalid({ problem: "unknownKeys", keys: keys.sort(), known, path, suggest: best?.d <= 3 ? best.k : undefined });
 }
 
-/** `storage:connections` as Pulumi hands it over (JSON text), checked entry by entry, never echoing a value. */
+// `storage:connections` as Pulumi hands it over (JSON text), checked entry by entry.
 export function parseConnections(raw: string | undefined): Record<string, { baseUrl?: string; accessToken?: string }> {
   if (!raw) return {};
-  const value = json(raw);
+  const value = stored(raw);
   if (!isObject(value))
     throw invalid({ problem: "notAnObject", key: CONNECTIONS, expected: "an object of named connections" });
   for (const [name, entry] of Object.entries(value)) {
@@ -82,10 +70,9 @@ export function parseConnections(raw: string | undefined): Record<string, { base
 export type PlainAt = { where: string; project?: boolean; inline?: boolean } | undefined;
 
 /**
- * The one check of a stack's configuration, before anything is registered or recorded: every key of
- * the namespace is a setting (a misspelt key would sit in the state as the provider's input), each
- * setting one value, each connection well-formed, no token plain (`plainAt` tells, from what its
- * caller can see). Names keys, never values. `values`: the config by full key, objects as JSON text.
+ * The one check of a stack's configuration, before anything is recorded: each key of the namespace a
+ * setting (a misspelt one would sit in the state as the provider's input), one value each, no token plain
+ * (`plainAt` tells, from what its caller sees). Names keys, never values; objects arrive as JSON text.
  */
 export function checkConfig(
   values: Record<string, string | undefined>,
@@ -100,7 +87,7 @@ export function checkConfig(
       known,
     );
   for (const s of ["baseUrl", "accessToken"] as const)
-    if (typeof json(values[`${ns}:${s}`]) === "object" && json(values[`${ns}:${s}`]) !== null)
+    if (typeof stored(values[`${ns}:${s}`]) === "object" && stored(values[`${ns}:${s}`]) !== null)
       throw invalid({ problem: "notAString", key: `${ns}:${s}`, secret: s === "accessToken", path: false });
   const tokens = [{ ...settingKeys("accessToken", undefined, ns), value: values[`${ns}:accessToken`] }];
   if (ns === "storage")
@@ -112,7 +99,6 @@ export function checkConfig(
   }
 }
 
-/** A base URL as the provider accepts it: absolute, https (plain http to loopback only), no user info, query or fragment. */
 export function parseBaseUrl(raw: string, source: string): URL {
   if (!URL.canParse(raw.trim())) throw invalid({ problem: "notAbsoluteUrl", source, raw });
   const url = new URL(raw.trim());
@@ -124,7 +110,7 @@ export function parseBaseUrl(raw: string, source: string): URL {
   return url;
 }
 
-/** The address STORAGE_SERVICE_NEW_ADDRESS declares the same service as a recorded one; undefined when unset or invalid. */
+// The address STORAGE_SERVICE_NEW_ADDRESS declares the same service as a recorded one.
 export function declaredNewAddress(): string | undefined {
   const raw = process.env.STORAGE_SERVICE_NEW_ADDRESS;
   try {
@@ -134,14 +120,10 @@ export function declaredNewAddress(): string | undefined {
   }
 }
 
-/** One connection's settings, with where each was read (for the hints in errors). */
 export type Resolved = { baseUrl: URL; accessToken: string; baseUrlSource: string; accessTokenSource: string };
 
-/**
- * One provider's settings on the plugin side: the stack config it was configured with wins over the
- * environment. `configure` stays synchronous: the dynamic-provider plugin caches the provider before
- * awaiting it, so a concurrent call may run right after.
- */
+// One provider's settings, stack config over environment. `configure` stays synchronous: the dynamic-provider
+// plugin caches the provider before awaiting it, so a concurrent call may run right after.
 export class Settings {
   private stack: { get(key: string): string | undefined } = { get: () => undefined };
   private readonly urls = new Map<string | undefined, URL | Error>();
@@ -162,7 +144,6 @@ export class Settings {
     return { ...keys, value, source: stack ? keys.key : value ? keys.env : keys.key };
   }
 
-  /** The base URL, or an error naming the key and the fix; parsed once per configure. Never needs the token. */
   baseUrl(connection?: string): URL {
     if (!this.urls.has(connection))
       try {

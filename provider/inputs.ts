@@ -30,11 +30,9 @@ export const generatedName = (urn: string, suffix: string) =>
 const newSuffix = () => randomBytes(4).toString("hex").slice(0, 7);
 
 /**
- * The checked inputs' name: the given one; else the user's own (an update: leaving userName out never
- * replaces); else a new one, drawn at a check without old inputs, which is when the engine creates or
- * replaces. A check gets no sign of a preview, so a name drawn there would not be the one up creates:
- * TypeScript programs mark their previews (PREVIEW_MARK) and get an unknown name; the plugin keeps only
- * the suffix as an input and create makes the name, so its preview shows none (docs/decisions.md).
+ * The name: given; else the user's own (leaving userName out never replaces); else drawn anew, as a check without
+ * old inputs means a create or replace. A check sees no preview, so a TypeScript preview is marked and gets an
+ * unknown name; the plugin keeps just a suffix, and create makes the name (docs/decisions.md "Auto-naming").
  */
 export function nameInputs(olds: Record<string, unknown>, news: Record<string, unknown>, plugin: boolean): object {
   if (news.userName !== undefined) return { userName: news.userName };

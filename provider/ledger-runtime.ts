@@ -22,27 +22,26 @@ const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? 
 
 /** The ledger's logic: who vanished between the previous state and today's users. Pure. */
 export function reconcile(previous: Partial<LedgerOutputs>, users: LedgerUser[], cleanedUp: string[], at: string) {
-  const current: Record<string, TrackedUser> = {};
-  for (const u of [...users].sort(byName))
-    current[u.name] = {
-      id: u.id,
-      userName: u.userName,
-      ...(typeof u.service === "string" ? { service: u.service } : {}),
-    };
+  const tracked = ({ id, userName, service }: TrackedUser) => ({
+    id,
+    userName,
+    ...(typeof service === "string" ? { service } : {}),
+  });
+  const current = Object.fromEntries([...users].sort(byName).map((u) => [u.name, tracked(u)]));
   // A resource renamed with `aliases` keeps its id: it moved, it was not let go of.
   const stillHere = new Set(users.map((u) => u.id));
   const added: ForgottenUser[] = Object.entries(previous.current ?? {})
     .map(([name, u]) => ({ name, ...u }))
     .sort(byName)
     .filter((old) => !stillHere.has(old.id))
-    .map(({ name, id, userName, service }) => ({
-      id,
-      userName,
-      ...(service ? { service } : {}),
-      resourceName: name,
-      at,
-      why: current[name] ? ("replaced" as const) : ("removed" as const),
-      onService: onServiceOf(id),
+    .map(({ name, ...u }) => ({
+      ...tracked(u),
+      ...{
+        resourceName: name,
+        at,
+        why: current[name] ? ("replaced" as const) : ("removed" as const),
+        onService: onServiceOf(u.id),
+      },
     }));
   const done = new Set(cleanedUp);
   const forgotten = [...(previous.forgotten ?? []), ...added].filter((f) => !done.has(f.id));
@@ -64,12 +63,9 @@ export async function check(_olds: Props, news: Props): Promise<dynamic.CheckRes
     else if (seen.has(u.name)) failures.push({ property: `users[${i}]`, reason: reasons.ledgerNamesShared(u.name) });
     seen.add(u?.name);
   }
-  const ids = news.cleanedUp;
-  if (
-    ids !== undefined &&
-    ids !== UNKNOWN &&
-    !(Array.isArray(ids) && ids.every((x) => typeof x === "string" || Number.isSafeInteger(x)))
-  )
+  const ids = news.cleanedUp ?? [];
+  const isId = (x: unknown) => typeof x === "string" || Number.isSafeInteger(x);
+  if (ids !== UNKNOWN && !(Array.isArray(ids) && ids.every(isId)))
     failures.push({ property: "cleanedUp", reason: reasons.cleanedUpNotIds() });
   return { inputs: news, failures };
 }

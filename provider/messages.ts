@@ -5,7 +5,7 @@
  */
 import type { ForgottenUser } from "./ledger";
 
-type Text = [what: string, todo: string];
+type Text = string[]; // [what happened, what to do]
 
 /** A token is set with no value on the command line: the CLI prompts for it or reads standard input. */
 const setSecret = (key: string, path = false) =>
@@ -14,30 +14,25 @@ const ROTATE =
   "if it held a token in plain text, rotate the token: the stack's config file and the backend's update history hold it";
 const SET_CONNECTIONS = `set entries with \`pulumi config set --path storage:connections.<name>.baseUrl https://…\` and ${setSecret("storage:connections.<name>.accessToken", true)}`;
 const said = (apiMessage: string, open = ": ", close = "") => (apiMessage ? `${open}${apiMessage}${close}` : "");
-const url =
-  (what: string, todo: string) =>
-  (d: { source: string }): Text => [`${d.source} ${what}`, todo];
+const url = (what: string, todo: string) => (d: { source: string }) => [`${d.source} ${what}`, todo];
 type Keys = { key: string; env: string; path: boolean };
 type Reach = { url: string; detail: string; source: string };
 type Failure = { property: string; reason: string };
 
 /** The resource's URN quoted for a shell, or a placeholder and where to find it. */
-export function urnArg(urn: unknown): string {
-  return typeof urn === "string" && urn.startsWith("urn:pulumi:")
-    ? `'${urn}'`
-    : "<urn> (from `pulumi stack --show-urns`)";
-}
+export const urnArg = (urn: unknown) =>
+  typeof urn === "string" && urn.startsWith("urn:pulumi:") ? `'${urn}'` : "<urn> (from `pulumi stack --show-urns`)";
 const replaceHint = (urn: unknown) =>
   `run \`pulumi up --replace ${urnArg(urn)}\` to create a new user, or \`pulumi state delete ${urnArg(urn)}\` to forget this one ` +
   "(not while the user it was to replace is still in the stack under the same URN: use the replace)";
 
 type Sent = { userName: string; service: string; urn?: unknown };
-const mayExist = (d: Sent, what: string): Text => [
+const mayExist = (d: Sent, what: string) => [
   `${what}: a storage user '${d.userName}' may have been created on ${d.service}; the stack records it as unconfirmed so the next up does not create a second one`,
   `check on ${d.service} whether user '${d.userName}' exists and, if it does, delete it there (this API cannot hand its credentials over again), then ${replaceHint(d.urn)}`,
 ];
-const recorded = (d: { what: string; todo: string; at: string }): Text => [
-  `${d.what} (recorded ${d.at}; Pulumi will not create it again on its own)`,
+const recorded = (d: { what: string; todo: string; at: string }) => [
+  `${d.what} (recorded ${d.at}; not created again on its own)`,
   d.todo,
 ];
 
@@ -66,236 +61,231 @@ export const describeForgotten = (
 ) =>
   `${f.id} '${f.userName}' on ${f.service ?? "its service (not recorded)"} (resource '${f.resourceName}'${f.why ? `, ${f.why} ${f.at}` : ""}${f.onService === "may exist" ? ", may exist" : ""})`;
 
-export const messages = {
-  errors: {
-    INVALID_INPUT: {
-      noArguments: (d: { name: string }): Text => [
-        `StorageUser '${d.name}' has arguments that are not an object`,
-        'pass { userName: "app-prod" }, or leave them out for a generated name',
-      ],
-      invalidArguments: (d: { name: string; failures: readonly Failure[]; accepted?: readonly string[] }): Text => [
-        `StorageUser '${d.name}' has invalid arguments: ${d.failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`,
-        d.accepted ? `the arguments are ${d.accepted.join(", ")}` : "fix the argument(s) named, then run again",
-      ],
-      notADuration: (d: { text: string }): Text => [
-        `customTimeouts.create ${JSON.stringify(d.text)} is not a duration`,
-        'write it like "90s", "5m" or "1h30m"',
-      ],
-      unsupportedOption: (d: { name: string; option: keyof typeof unsupported }): Text => [
-        `StorageUser '${d.name}' sets the resource option ${d.option}, which cannot work here: ${unsupported[d.option][0]}`,
-        unsupported[d.option][1],
-      ],
-      ledgerWithoutUsers: (d: { name: string }): Text => [
-        `StorageUserLedger '${d.name}' needs users`,
-        "pass { users: [user1, user2] } with every StorageUser of the stack",
-      ],
-    },
-    CONFIG_MISSING: (d: { setting: "address" | "access token"; connection?: string } & Keys): Text => [
-      d.connection === undefined
-        ? `no storage API ${d.setting} is configured`
-        : `connection '${d.connection}' has no storage API ${d.setting}`,
-      (d.key === ""
-        ? `set ${d.env} in the environment of the pulumi command; the plugin reads named connections from the environment only (several services: one explicit provider each)`
-        : d.setting === "address"
-          ? `run \`pulumi config set${d.path ? " --path" : ""} ${d.key} https://<api-host>\`, or set ${d.env} in the environment of the pulumi command`
-          : `run ${setSecret(d.key, d.path)}, or set ${d.env} in the environment of the pulumi command (preview needs no token; create does)`) +
-        // Two namespaces, each message naming the other (docs/decisions.md).
-        (d.key.startsWith("storage:")
-          ? " (setting process.env in the program does not reach the provider; storage-user:… keys are for YAML and Go programs)"
-          : d.key && " (storage:… keys are for TypeScript programs)"),
+const errors = {
+  INVALID_INPUT: {
+    noArguments: (d: { name: string }) => [
+      `StorageUser '${d.name}' has arguments that are not an object`,
+      'pass { userName: "app-prod" }, or leave them out for a generated name',
     ],
-    CONFIG_INVALID: {
-      unknownKeys: (d: {
-        keys: readonly string[];
-        known: readonly string[];
-        path?: boolean;
-        suggest?: string;
-      }): Text => [
-        `${d.keys.map((k) => JSON.stringify(k.slice(0, 80))).join(", ")} ${d.keys.length === 1 ? "is" : "are"} not a setting of pulumi-storage-user, which reads only ${d.known.slice(0, -1).join(", ")} and ${d.known.at(-1)}${d.suggest ? ` (did you mean ${d.suggest}?)` : ""}`,
-        `mind the spelling: remove it with \`pulumi config rm${d.path ? " --path" : ""} <key>\` and set the right key; ${ROTATE}`,
-      ],
-      notAnObject: (d: { key: string; expected: string }): Text => [`${d.key} is not ${d.expected}`, SET_CONNECTIONS],
-      notAString: (d: { key: string; secret: boolean; path: boolean }): Text => [
-        `${d.key} is not a single value (set with --path ${d.key}.<something>?)`,
-        `remove it with \`pulumi config rm${d.path ? " --path" : ""} ${d.key}\` and set it again as one value${d.secret ? ` with ${setSecret(d.key, d.path)}` : ""}; ${ROTATE}`,
-      ],
-      badConnectionName: (d: { key: string; name: string }): Text => [
-        `${d.key} has an entry named ${JSON.stringify(d.name.slice(0, 64))}`,
-        "connection names are lower-case letters, digits and _, starting with a letter (e.g. eu_west): rename it",
-      ],
-      tokenWhitespace: url(
-        "contains whitespace or control characters at its ends or inside",
-        "set the token again without line breaks or surrounding spaces",
-      ),
-      notAbsoluteUrl: (d: { source: string; raw: string }): Text => [
-        `${d.source} is not an absolute URL`,
-        `set it to the API root, e.g. https://api.example.com (got ${JSON.stringify(d.raw.slice(0, 100))})`,
-      ],
-      notHttp: (d: { source: string; protocol: string }): Text => [
-        `${d.source} uses ${d.protocol}`,
-        "use an https:// URL",
-      ],
-      plainHttp: (d: { source: string; host: string }): Text => [
-        `${d.source} is plain http:// to ${d.host}, which would send the token and the returned credentials unencrypted`,
-        "use https:// (plain http is accepted only for localhost/127.0.0.1/[::1])",
-      ],
-      userInfo: url(
-        "contains user info (user:password@)",
-        "remove it; the API token goes in the connection's accessToken (secret config)",
-      ),
-      queryOrFragment: url(
-        "has a query or fragment",
-        "set it to the API root without ?... or #...; the provider appends /storage/users",
-      ),
-    },
-    CONFIG_NOT_SECRET: (d: { where: string; project?: boolean; inline?: boolean } & Keys): Text => [
-      `${d.key} is set in plain text in the ${d.project ? "project" : "stack"} configuration (${d.where}); Pulumi would write it unencrypted into the state, its history and backups`,
-      `${d.project ? `remove it from the config block of ${d.where} and ` : ""}${
-        d.inline
-          ? `set it with \`stack.setConfig("${d.key}", { value: token, secret: true }${d.path ? ", true" : ""})\``
-          : `run ${setSecret(d.key, d.path)}`
-      } (or ${d.project ? "" : "remove it and "}set ${d.env} in the environment), and rotate the token if that file or the stack's state was shared`,
+    invalidArguments: (d: { name: string; failures: readonly Failure[]; accepted?: readonly string[] }) => [
+      `StorageUser '${d.name}' has invalid arguments: ${d.failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`,
+      d.accepted ? `the arguments are ${d.accepted.join(", ")}` : "fix the argument(s) named, then run again",
     ],
-    PLUGIN_CANNOT_START: (d: { dir: string; missing: readonly string[] }): Text => [
-      `Pulumi will start the dynamic-provider plugin of StorageUser in ${d.dir}, where ${d.missing.join(" and ")} cannot be loaded; nothing was registered`,
-      `install them in ${d.dir} (npm install pulumi-storage-user @pulumi/pulumi), or point the project's main at the directory that has them`,
+    notADuration: (d: { text: string }) => [
+      `customTimeouts.create ${JSON.stringify(d.text)} is not a duration`,
+      'write it like "90s", "5m" or "1h30m"',
     ],
-    VERSION_MISMATCH: (d: { wanted: string; running: string }): Text => [
-      `the program's SDK asks for the storage-user plugin v${d.wanted}, but the plugin in plugins.providers is v${d.running}`,
-      "use the SDK and the package of one release (docs/go.md)",
+    unsupportedOption: (d: { name: string; option: keyof typeof unsupported }) => [
+      `StorageUser '${d.name}' sets the resource option ${d.option}, which cannot work here: ${unsupported[d.option][0]}`,
+      unsupported[d.option][1],
     ],
-    UNAUTHORIZED: (d: { status: number; apiMessage: string; withScheme: boolean; source?: string }): Text => [
-      `the storage API refused the access token (HTTP ${d.status}${said(d.apiMessage)})`,
-      `${d.withScheme ? "the API takes the bare token (`Authorization: <token>`), not `Bearer …`: set it without the prefix; otherwise " : ""}check the token of the user's connection (${d.source ? `read from ${d.source}` : "its accessToken or environment variable"}); nothing was created`,
+    ledgerWithoutUsers: (d: { name: string }) => [
+      `StorageUserLedger '${d.name}' needs users`,
+      "pass { users: [user1, user2] } with every StorageUser of the stack",
     ],
-    ENDPOINT_NOT_FOUND: (d: { status: number; url: string; source: string }): Text => [
-      `POST ${d.url} answered HTTP ${d.status}`,
-      `${/\/storage\/users\/storage\/users$/.test(d.url) ? "the base URL already ends in /storage/users: drop that from it" : `check ${d.source}: it must be the API root`} (the provider appends /storage/users); nothing was created`,
-    ],
-    NAME_TAKEN: (d: { userName: string; apiMessage: string }): Text => [
-      `the storage API already has a user named '${d.userName}'${said(d.apiMessage, " (", ")")}`,
-      // Never "delete it": on a replace that keeps the name, it is the live user.
-      "nothing was created now. Likely causes: this stack let that user go earlier (destroy, removal, replace: that run's warning and a StorageUserLedger name it), " +
-        "another stack or person created it, or a force-stopped up did (`pulumi stack export | npx pulumi-storage-user pending` lists those). " +
-        "Give this StorageUser another userName, or leave userName out so a unique one is generated (new on every replace); " +
-        "a user this stack let go can be deleted once nothing uses it, but if this up replaces a StorageUser of that name, the existing user is the live one: keep it",
-    ],
-    REJECTED: (d: { status: number; apiMessage: string }): Text => [
-      `the storage API rejected the request with HTTP ${d.status}${said(d.apiMessage)}`,
-      "fix the input the API names and run again; nothing was created",
-    ],
-    REDIRECT_REFUSED: (d: { status: number; location: string; source: string }): Text => [
-      `the storage API answered HTTP ${d.status} redirecting to ${d.location || "(no Location)"}, which is not followed`,
-      `set ${d.source} to the API's real address; nothing was created and the token was not sent there`,
-    ],
-    UNREACHABLE: {
-      hostNotFound: (d: Reach): Text => [
-        `could not reach ${d.url} (${d.detail})`,
-        `check the host name in ${d.source}; nothing was created`,
-      ],
-      tls: (d: Reach): Text => [
-        `could not reach ${d.url} (TLS handshake failed: ${d.detail})`,
-        /wrong version number|packet length too long|http request/i.test(d.detail)
-          ? `the server speaks plain HTTP, not TLS: check the scheme in ${d.source}; nothing was created`
-          : `if the API uses a private CA, point NODE_EXTRA_CA_CERTS at its certificate; otherwise check ${d.source}; nothing was created`,
-      ],
-      noConnection: (d: Reach & { attempts: number }): Text => [
-        `could not reach ${d.url} (${d.detail}, after ${d.attempts} attempt(s))`,
-        `check that the API is up and ${d.source} is right; nothing was created`,
-      ],
-    },
-    RETRIES_EXHAUSTED: (d: { attempts: number; last: string }): Text => [
-      `the storage API did not accept the create after ${d.attempts} attempt(s), last answer: ${d.last}`,
-      "nothing was created; run pulumi up again later, or raise customTimeouts.create on the resource",
-    ],
-    OUTCOME_UNKNOWN: {
-      noVerdict: (d: Sent & { detail: string }) =>
-        mayExist(d, `the create request for '${d.userName}' was sent but no verdict came back (${d.detail})`),
-      noId: (d: Sent & { problems: readonly string[] }) =>
-        mayExist(d, `the API answered success but the body is unusable and names no Id (${d.problems.join("; ")})`),
-      recorded,
-    },
-    RESPONSE_UNUSABLE: {
-      created: (d: Sent & { userId: number; problems: readonly string[] }): Text => [
-        `storage user ${d.userId} ('${d.userName}') was created on ${d.service} but the API's answer is unusable (${d.problems.join("; ")}); it is recorded in the stack so it is not created twice`,
-        `its credentials cannot be fetched again (the API has no read call): delete user ${d.userId} on the service, then ${replaceHint(d.urn)}`,
-      ],
-      recorded,
-    },
-    IMPORT_UNSUPPORTED: (d: { name: string }): Text => [
-      `StorageUser '${d.name}' cannot be imported or read by id: the storage API has no call that returns an existing user's credentials`,
-      "let Pulumi create the user, or keep the existing user's credentials in pulumi config --secret",
-    ],
-    PENDING_INPUT_UNREADABLE: {
-      notADeployment: (d: { why: string }): Text => [
-        d.why,
-        "pass the output of `pulumi stack export` or stack.exportStack(), or a file backend's checkpoint file (.pulumi/stacks, history, backups)",
-      ],
-      cannotRead: (d: { input: string; errno: string }): Text => [
-        `cannot read ${d.input} (${d.errno})`,
-        "pass an existing file, or pipe `pulumi stack export` in",
-      ],
-      notJson: (d: { input: string; bytes: number }): Text => [
-        `${d.input} is not JSON (${d.bytes ? `${d.bytes} bytes` : "empty"})`,
-        "pass the output of `pulumi stack export`",
-      ],
-    },
   },
-  warnings: {
-    REPLACE_LEAVES_USER: (u: UserRef & { now?: string }) =>
-      unconfirmed(u.id)
-        ? `StorageUser '${u.userName}' (${u.id}, on ${where(u)}) is to be replaced: its create never confirmed a user, so a user '${u.userName}' may stay on the service: check there and delete it if it exists`
-        : `StorageUser '${u.userName}' (id ${u.id}, on ${where(u)}) is to be replaced: the new user is created first${u.now && u.now !== u.service ? ` on ${u.now}` : ""}, then this one leaves the stack but stays on the service, which has no delete call: delete user ${u.id} there afterwards`,
-    SERVICE_MOVED: (u: Moved) =>
-      `StorageUser '${u.userName}' (id ${u.id}) lives on ${u.service}, but ${u.connection} now points at ${u.now}: nothing is created, moved or forgotten. ${sameOrNew(u)}; otherwise point the connection back`,
-    CONNECTION_CHANGED: (u: Moved & { from: string }) =>
-      `StorageUser '${u.userName}' (id ${u.id}) lives on ${u.service}; its connection changes from ${u.from} to ${u.connection}, which points at ${u.now}: ` +
-      `the user is not moved (an update records the name, with no API call) unless the resource sets replaceOnChanges: ["connection"]. ${sameOrNew(u)}`,
-    SERVICE_READDRESSED: (u: Moved) =>
-      `StorageUser '${u.userName}' (id ${u.id}) is recorded on ${u.now}, where ${u.connection} points, instead of ${u.service}, because STORAGE_SERVICE_NEW_ADDRESS names that address as the same service (an update with no API call)`,
-    STATE_UPGRADE: (u: UserRef) =>
-      `StorageUser '${u.userName}' (id ${u.id}) was recorded by pulumi-storage-user 0.1.x: the next pulumi up rewrites its state in the 0.2 shape (an update with no API call)`,
-    SERVICE_RECORDED: (u: UserRef & { connection: string; now: string }) =>
-      `StorageUser '${u.userName}' (id ${u.id}) had no recorded service (created by 0.1.x): recorded as ${u.now}, where ${u.connection} pointed at the last pulumi up`,
-    USER_LEFT_STACK: (u: UserRef & { failed: boolean }) =>
-      `StorageUser '${u.userName}' (${unconfirmed(u.id) ? "" : "id "}${u.id}, on ${where(u)}) left the stack` +
-      (!u.failed
-        ? ` but still exists on the storage service, which has no delete call: delete user ${u.id} there if it is no longer needed`
-        : unconfirmed(u.id)
-          ? `; its create did not finish cleanly, so a user '${u.userName}' may exist on the storage service: check and delete it there`
-          : `; its create answer was unusable, and user ${u.id} still exists on the storage service: delete it there`),
-    LEDGER_GREW: (d: { added: ForgottenUser[]; total: number }) =>
-      `StorageUserLedger: ${d.added.length} storage user(s) left the stack but not the service, which has no delete call: ${d.added.map(describeForgotten).join("; ")}. ` +
-      `${d.total} in the ledger now (\`pulumi stack output forgotten\`): delete them on the service, then list their ids in the ledger's cleanedUp`,
-    LEDGER_DELETED: (d: { id: string; forgotten: ForgottenUser[]; tracked: string[] }) =>
-      `StorageUserLedger ${d.id} is deleted and its record with it. Forgotten users still on the storage service (${d.forgotten.length}): ${d.forgotten.map(describeForgotten).join("; ") || "none"}. ` +
-      `Users it tracked, which stay on the service too if they leave the stack now (${d.tracked.length}): ${d.tracked.join("; ") || "none"}`,
+  CONFIG_MISSING: (d: { setting: "address" | "access token"; connection?: string } & Keys) => [
+    d.connection === undefined
+      ? `no storage API ${d.setting} is configured`
+      : `connection '${d.connection}' has no storage API ${d.setting}`,
+    (d.key === ""
+      ? `set ${d.env} in the environment of the pulumi command; the plugin reads named connections from the environment only (several services: one explicit provider each)`
+      : d.setting === "address"
+        ? `run \`pulumi config set${d.path ? " --path" : ""} ${d.key} https://<api-host>\`, or set ${d.env} in the environment of the pulumi command`
+        : `run ${setSecret(d.key, d.path)}, or set ${d.env} in the environment of the pulumi command (preview needs no token; create does)`) +
+      // Two namespaces, each message naming the other (docs/decisions.md).
+      (d.key.startsWith("storage:")
+        ? " (setting process.env in the program does not reach the provider; storage-user:… keys are for YAML and Go programs)"
+        : d.key && " (storage:… keys are for TypeScript programs)"),
+  ],
+  CONFIG_INVALID: {
+    unknownKeys: (d: { keys: readonly string[]; known: readonly string[]; path?: boolean; suggest?: string }) => [
+      `${d.keys.map((k) => JSON.stringify(k.slice(0, 80))).join(", ")} ${d.keys.length === 1 ? "is" : "are"} not a setting of pulumi-storage-user, which reads only ${d.known.slice(0, -1).join(", ")} and ${d.known.at(-1)}${d.suggest ? ` (did you mean ${d.suggest}?)` : ""}`,
+      `mind the spelling: remove it with \`pulumi config rm${d.path ? " --path" : ""} <key>\` and set the right key; ${ROTATE}`,
+    ],
+    notAnObject: (d: { key: string; expected: string }) => [`${d.key} is not ${d.expected}`, SET_CONNECTIONS],
+    notAString: (d: { key: string; secret: boolean; path: boolean }) => [
+      `${d.key} is not a single value (set with --path ${d.key}.<something>?)`,
+      `remove it with \`pulumi config rm${d.path ? " --path" : ""} ${d.key}\` and set it again as one value${d.secret ? ` with ${setSecret(d.key, d.path)}` : ""}; ${ROTATE}`,
+    ],
+    badConnectionName: (d: { key: string; name: string }) => [
+      `${d.key} has an entry named ${JSON.stringify(d.name.slice(0, 64))}`,
+      "connection names are lower-case letters, digits and _, starting with a letter (e.g. eu_west): rename it",
+    ],
+    tokenWhitespace: url(
+      "contains whitespace or control characters at its ends or inside",
+      "set the token again without line breaks or surrounding spaces",
+    ),
+    notAbsoluteUrl: (d: { source: string; raw: string }) => [
+      `${d.source} is not an absolute URL`,
+      `set it to the API root, e.g. https://api.example.com (got ${JSON.stringify(d.raw.slice(0, 100))})`,
+    ],
+    notHttp: (d: { source: string; protocol: string }) => [`${d.source} uses ${d.protocol}`, "use an https:// URL"],
+    plainHttp: (d: { source: string; host: string }) => [
+      `${d.source} is plain http:// to ${d.host}, which would send the token and the returned credentials unencrypted`,
+      "use https:// (plain http is accepted only for localhost/127.0.0.1/[::1])",
+    ],
+    userInfo: url(
+      "contains user info (user:password@)",
+      "remove it; the API token goes in the connection's accessToken (secret config)",
+    ),
+    queryOrFragment: url(
+      "has a query or fragment",
+      "set it to the API root without ?... or #...; the provider appends /storage/users",
+    ),
   },
-  // Why an argument is refused: the text after the property's name in a check failure or in INVALID_INPUT.
-  reasons: {
-    userNameNotString: (v: unknown) =>
-      `must be a string, got ${v === null ? "null" : typeof v}: pass userName: "app-prod"`,
-    userNameEmpty: () => 'must not be empty: pass the login the storage user should have, e.g. "app-prod"',
-    userNameBlank: () => 'must not be whitespace only: pass a login such as "app-prod"',
-    userNameSpaces: (trimmed: string) => `must not start or end with whitespace: use ${JSON.stringify(trimmed)}`,
-    userNameControl: () => "must not contain control characters or line breaks: remove them",
-    userNameLong: (length: number, max: number) =>
-      `is ${length} characters long; at most ${max} are accepted: shorten it`,
-    notABoolean: (v: unknown) =>
-      `must be true or false, got ${JSON.stringify(v)?.slice(0, 40) ?? typeof v}: pass persistPassword: true or leave it out (default false)`,
-    notAnArgument: (accepted?: readonly string[]) =>
-      `is not a StorageUser argument${accepted ? `: the arguments are ${accepted.join(", ")}` : ""}`,
-    connectionNotString: (v: unknown) => `must be a string naming a connection, got ${v === null ? "null" : typeof v}`,
-    notAConnectionName: (v: string) =>
-      `${JSON.stringify(v.slice(0, 64))} is not a connection name: lower-case letters, digits and _, starting with a letter (e.g. "eu_west")`,
-    usersNotAList: () => "must be a list of StorageUsers",
-    ledgerEntryIncomplete: (missing: string[]) => `needs non-empty string ${missing.join(", ")}`,
-    ledgerNamesShared: (name: string) =>
-      `two users share the resource name '${name}': pass { name, id, userName } entries with distinct names`,
-    ledgerServiceNotText: () => "must be the base URL of the user's service, as text (a StorageUser's baseUrl output)",
-    cleanedUpNotIds: () => "must be a list of user ids",
+  CONFIG_NOT_SECRET: (d: { where: string; project?: boolean; inline?: boolean } & Keys) => [
+    `${d.key} is set in plain text in the ${d.project ? "project" : "stack"} configuration (${d.where}); Pulumi would write it unencrypted into the state, its history and backups`,
+    `${d.project ? `remove it from the config block of ${d.where} and ` : ""}${
+      d.inline
+        ? `set it with \`stack.setConfig("${d.key}", { value: token, secret: true }${d.path ? ", true" : ""})\``
+        : `run ${setSecret(d.key, d.path)}`
+    } (or ${d.project ? "" : "remove it and "}set ${d.env} in the environment), and rotate the token if that file or the stack's state was shared`,
+  ],
+  PLUGIN_CANNOT_START: (d: { dir: string; missing: readonly string[] }) => [
+    `Pulumi will start the dynamic-provider plugin of StorageUser in ${d.dir}, where ${d.missing.join(" and ")} cannot be loaded; nothing was registered`,
+    `install them in ${d.dir} (npm install pulumi-storage-user @pulumi/pulumi), or point the project's main at the directory that has them`,
+  ],
+  VERSION_MISMATCH: (d: { wanted: string; running: string }) => [
+    `the program's SDK asks for the storage-user plugin v${d.wanted}, but the plugin in plugins.providers is v${d.running}`,
+    "use the SDK and the package of one release (docs/go.md)",
+  ],
+  UNAUTHORIZED: (d: { status: number; apiMessage: string; withScheme: boolean; source?: string }) => [
+    `the storage API refused the access token (HTTP ${d.status}${said(d.apiMessage)})`,
+    `${d.withScheme ? "the API takes the bare token (`Authorization: <token>`), not `Bearer …`: set it without the prefix; otherwise " : ""}check the token of the user's connection (${d.source ? `read from ${d.source}` : "its accessToken or environment variable"}); nothing was created`,
+  ],
+  ENDPOINT_NOT_FOUND: (d: { status: number; url: string; source: string }) => [
+    `POST ${d.url} answered HTTP ${d.status}`,
+    `${/\/storage\/users\/storage\/users$/.test(d.url) ? "the base URL already ends in /storage/users: drop that from it" : `check ${d.source}: it must be the API root`} (the provider appends /storage/users); nothing was created`,
+  ],
+  NAME_TAKEN: (d: { userName: string; apiMessage: string }) => [
+    `the storage API already has a user named '${d.userName}'${said(d.apiMessage, " (", ")")}`,
+    // Never "delete it": on a replace that keeps the name, it is the live user.
+    "nothing was created now. Likely causes: this stack let that user go earlier (destroy, removal, replace: that run's warning and a StorageUserLedger name it), " +
+      "another stack or person created it, or a force-stopped up did (`pulumi stack export | npx pulumi-storage-user pending` lists those). " +
+      "Give this StorageUser another userName, or leave userName out so a unique one is generated (new on every replace); " +
+      "a user this stack let go can be deleted once nothing uses it, but if this up replaces a StorageUser of that name, the existing user is the live one: keep it",
+  ],
+  REJECTED: (d: { status: number; apiMessage: string }) => [
+    `the storage API rejected the request with HTTP ${d.status}${said(d.apiMessage)}`,
+    "fix the input the API names and run again; nothing was created",
+  ],
+  REDIRECT_REFUSED: (d: { status: number; location: string; source: string }) => [
+    `the storage API answered HTTP ${d.status} redirecting to ${d.location || "(no Location)"}, which is not followed`,
+    `set ${d.source} to the API's real address; nothing was created and the token was not sent there`,
+  ],
+  UNREACHABLE: {
+    hostNotFound: (d: Reach) => [
+      `could not reach ${d.url} (${d.detail})`,
+      `check the host name in ${d.source}; nothing was created`,
+    ],
+    tls: (d: Reach) => [
+      `could not reach ${d.url} (TLS handshake failed: ${d.detail})`,
+      /wrong version number|packet length too long|http request/i.test(d.detail)
+        ? `the server speaks plain HTTP, not TLS: check the scheme in ${d.source}; nothing was created`
+        : `if the API uses a private CA, point NODE_EXTRA_CA_CERTS at its certificate; otherwise check ${d.source}; nothing was created`,
+    ],
+    noConnection: (d: Reach & { attempts: number }) => [
+      `could not reach ${d.url} (${d.detail}, after ${d.attempts} attempt(s))`,
+      `check that the API is up and ${d.source} is right; nothing was created`,
+    ],
+  },
+  RETRIES_EXHAUSTED: (d: { attempts: number; last: string }) => [
+    `the storage API did not accept the create after ${d.attempts} attempt(s), last answer: ${d.last}`,
+    "nothing was created; run pulumi up again later, or raise customTimeouts.create on the resource",
+  ],
+  OUTCOME_UNKNOWN: {
+    noVerdict: (d: Sent & { detail: string }) =>
+      mayExist(d, `the create request for '${d.userName}' was sent but no verdict came back (${d.detail})`),
+    noId: (d: Sent & { problems: readonly string[] }) =>
+      mayExist(d, `the API answered success but the body is unusable and names no Id (${d.problems.join("; ")})`),
+    recorded,
+  },
+  RESPONSE_UNUSABLE: {
+    created: (d: Sent & { userId: number; problems: readonly string[] }) => [
+      `storage user ${d.userId} ('${d.userName}') was created on ${d.service} but the API's answer is unusable (${d.problems.join("; ")}); it is recorded in the stack so it is not created twice`,
+      `its credentials cannot be fetched again (the API has no read call): delete user ${d.userId} on the service, then ${replaceHint(d.urn)}`,
+    ],
+    recorded,
+  },
+  IMPORT_UNSUPPORTED: (d: { name: string }) => [
+    `StorageUser '${d.name}' cannot be imported or read by id: the storage API has no call that returns an existing user's credentials`,
+    "let Pulumi create the user, or keep the existing user's credentials in pulumi config --secret",
+  ],
+  PENDING_INPUT_UNREADABLE: {
+    notADeployment: (d: { why: string }) => [
+      d.why,
+      "pass the output of `pulumi stack export` or stack.exportStack(), or a file backend's checkpoint file (.pulumi/stacks, history, backups)",
+    ],
+    cannotRead: (d: { input: string; errno: string }) => [
+      `cannot read ${d.input} (${d.errno})`,
+      "pass an existing file, or pipe `pulumi stack export` in",
+    ],
+    notJson: (d: { input: string; bytes: number }) => [
+      `${d.input} is not JSON (${d.bytes ? `${d.bytes} bytes` : "empty"})`,
+      "pass the output of `pulumi stack export`",
+    ],
   },
 };
+
+const warnings = {
+  REPLACE_LEAVES_USER: (u: UserRef & { now?: string }) =>
+    unconfirmed(u.id)
+      ? `StorageUser '${u.userName}' (${u.id}, on ${where(u)}) is to be replaced: its create never confirmed a user, so a user '${u.userName}' may stay on the service: check there and delete it if it exists`
+      : `StorageUser '${u.userName}' (id ${u.id}, on ${where(u)}) is to be replaced: the new user is created first${u.now && u.now !== u.service ? ` on ${u.now}` : ""}, then this one leaves the stack but stays on the service, which has no delete call: delete user ${u.id} there afterwards`,
+  SERVICE_MOVED: (u: Moved) =>
+    `StorageUser '${u.userName}' (id ${u.id}) lives on ${u.service}, but ${u.connection} now points at ${u.now}: nothing is created, moved or forgotten. ${sameOrNew(u)}; otherwise point the connection back`,
+  CONNECTION_CHANGED: (u: Moved & { from: string }) =>
+    `StorageUser '${u.userName}' (id ${u.id}) lives on ${u.service}; its connection changes from ${u.from} to ${u.connection}, which points at ${u.now}: ` +
+    `the user is not moved (an update records the name, with no API call) unless the resource sets replaceOnChanges: ["connection"]. ${sameOrNew(u)}`,
+  SERVICE_READDRESSED: (u: Moved) =>
+    `StorageUser '${u.userName}' (id ${u.id}) is recorded on ${u.now}, where ${u.connection} points, instead of ${u.service}, because STORAGE_SERVICE_NEW_ADDRESS names that address as the same service (an update with no API call)`,
+  STATE_UPGRADE: (u: UserRef) =>
+    `StorageUser '${u.userName}' (id ${u.id}) was recorded by pulumi-storage-user 0.1.x: the next pulumi up rewrites its state in the 0.2 shape (an update with no API call)`,
+  SERVICE_RECORDED: (u: UserRef & { connection: string; now: string }) =>
+    `StorageUser '${u.userName}' (id ${u.id}) had no recorded service (created by 0.1.x): recorded as ${u.now}, where ${u.connection} pointed at the last pulumi up`,
+  USER_LEFT_STACK: (u: UserRef & { failed: boolean }) =>
+    `StorageUser '${u.userName}' (${unconfirmed(u.id) ? "" : "id "}${u.id}, on ${where(u)}) left the stack` +
+    (!u.failed
+      ? ` but still exists on the storage service, which has no delete call: delete user ${u.id} there if it is no longer needed`
+      : unconfirmed(u.id)
+        ? `; its create did not finish cleanly, so a user '${u.userName}' may exist on the storage service: check and delete it there`
+        : `; its create answer was unusable, and user ${u.id} still exists on the storage service: delete it there`),
+  LEDGER_GREW: (d: { added: ForgottenUser[]; total: number }) =>
+    `StorageUserLedger: ${d.added.length} storage user(s) left the stack but not the service, which has no delete call: ${d.added.map(describeForgotten).join("; ")}. ` +
+    `${d.total} in the ledger now (\`pulumi stack output forgotten\`): delete them on the service, then list their ids in the ledger's cleanedUp`,
+  LEDGER_DELETED: (d: { id: string; forgotten: ForgottenUser[]; tracked: string[] }) =>
+    `StorageUserLedger ${d.id} is deleted and its record with it. Forgotten users still on the storage service (${d.forgotten.length}): ${d.forgotten.map(describeForgotten).join("; ") || "none"}. ` +
+    `Users it tracked, which stay on the service too if they leave the stack now (${d.tracked.length}): ${d.tracked.join("; ") || "none"}`,
+};
+
+// Why an argument is refused: the text after the property's name in a check failure or in INVALID_INPUT.
+const reasons = {
+  userNameNotString: (v: unknown) =>
+    `must be a string, got ${v === null ? "null" : typeof v}: pass userName: "app-prod"`,
+  userNameEmpty: () => 'must not be empty: pass the login the storage user should have, e.g. "app-prod"',
+  userNameBlank: () => 'must not be whitespace only: pass a login such as "app-prod"',
+  userNameSpaces: (trimmed: string) => `must not start or end with whitespace: use ${JSON.stringify(trimmed)}`,
+  userNameControl: () => "must not contain control characters or line breaks: remove them",
+  userNameLong: (length: number, max: number) =>
+    `is ${length} characters long; at most ${max} are accepted: shorten it`,
+  notABoolean: (v: unknown) =>
+    `must be true or false, got ${JSON.stringify(v)?.slice(0, 40) ?? typeof v}: pass persistPassword: true or leave it out (default false)`,
+  notAnArgument: (accepted?: readonly string[]) =>
+    `is not a StorageUser argument${accepted ? `: the arguments are ${accepted.join(", ")}` : ""}`,
+  connectionNotString: (v: unknown) => `must be a string naming a connection, got ${v === null ? "null" : typeof v}`,
+  notAConnectionName: (v: string) =>
+    `${JSON.stringify(v.slice(0, 64))} is not a connection name: lower-case letters, digits and _, starting with a letter (e.g. "eu_west")`,
+  usersNotAList: () => "must be a list of StorageUsers",
+  ledgerEntryIncomplete: (missing: string[]) => `needs non-empty string ${missing.join(", ")}`,
+  ledgerNamesShared: (name: string) =>
+    `two users share the resource name '${name}': pass { name, id, userName } entries with distinct names`,
+  ledgerServiceNotText: () => "must be the base URL of the user's service, as text (a StorageUser's baseUrl output)",
+  cleanedUpNotIds: () => "must be a list of user ids",
+};
+
+/** The one catalogue: every message, keyed by code. */
+export const messages = { errors, warnings, reasons };
 
 type Errors = typeof messages.errors;
 type Warnings = typeof messages.warnings;

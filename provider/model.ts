@@ -1,8 +1,5 @@
-/**
- * A user described once. The answer's table drives its parsing (plugin/api.ts), what state keeps plain
- * (`account`) and secret (`secrets`), the public types and the schema's; the outputs' table says how
- * each output is derived from state, and drives the TypeScript class, the plugin and the schema.
- */
+// A user described once: the answer's table drives its parsing, what state keeps plain (`account`) and secret
+// (`secrets`) and the types; the outputs' table derives each output from state for the class, plugin and schema.
 const [PLAIN, SECRET] = ["plain", "secret"] as const;
 type Kind = typeof PLAIN | typeof SECRET;
 
@@ -89,14 +86,12 @@ export interface Task {
   /** `StartDate`, as the service wrote it (`YYYY-MM-DDThh:mm:ss.fff`, no zone). */ startDate: string;
 }
 
-/** What the service returned, in the provider's own names. */
 export type CreatedUser = Credentials & { userId: number; tasks: Task[] } & { [K in Named<typeof PLAIN>]: string };
 /** State's plain part, stored as JSON text: the service the user lives on, its tasks, every plain field. */
 export type Account = { baseUrl?: string; tasks: Task[] } & Record<string, unknown>;
 type Tree = Record<string, unknown>;
 const at = (tree: Tree, conn?: string) => (conn ? ((tree[conn] ??= {}) as Tree) : tree);
 
-/** A created user as state keeps it: `account` plain, `secrets` the credentials without their plain fields. */
 export function split(user: CreatedUser, baseUrl: string): { account: Account; secrets: Tree } {
   const account: Account = { baseUrl, tasks: user.tasks };
   const secrets: Tree = {};
@@ -108,7 +103,6 @@ export function split(user: CreatedUser, baseUrl: string): { account: Account; s
   return { account, secrets };
 }
 
-/** The credentials with their plain fields, as the program offers them. */
 export function credentialsOf(account: Account, secrets: Tree): Credentials {
   const out: Tree = {};
   for (const f of fields)
@@ -116,7 +110,8 @@ export function credentialsOf(account: Account, secrets: Tree): Credentials {
   return out as unknown as Credentials;
 }
 
-/** A stored `account` or `secrets`: JSON text (objects accepted too); undefined when absent or unreadable. */
+export const isObject = (v: unknown): v is Tree => typeof v === "object" && v !== null && !Array.isArray(v);
+// A stored `account` or `secrets`: JSON text (objects accepted too); undefined when absent or unreadable.
 export function stored<T>(value: unknown): T | undefined {
   try {
     return typeof value === "string"
@@ -129,11 +124,10 @@ export function stored<T>(value: unknown): T | undefined {
   }
 }
 
-/** Outputs as 0.1.x stored them: flat, with a secret `credentials` and no `account`. */
 export const isV01 = (olds: Tree) =>
   olds.account === undefined && typeof olds.credentials === "object" && olds.credentials !== null;
 
-/** 0.1.x outputs in today's shape (the same values, only where they sit); anything else unchanged. */
+// Outputs as 0.1.x stored them (flat, a secret `credentials`) in today's shape: the same values, only where they sit.
 export function upgrade<T extends Tree>(olds: T): T {
   if (!isV01(olds)) return olds;
   const { userId: _i, creationTaskId: _c, credentials, state, tasks, baseUrl, ...rest } = olds;
@@ -171,7 +165,6 @@ export const inputs = {
   },
 } as const;
 
-/** What an output is made from: the resource id, the plain `account`, or the credentials (secret). */
 type Sources = { id: string; account: Account; credentials: Credentials };
 const out =
   <S extends keyof Sources>(from: S) =>
@@ -251,13 +244,12 @@ export type OutputValues = {
     : never;
 };
 
-/** The sources present in what state records: a recorded failure has no `account`. */
 export function sourcesOf(r: { id?: string; account?: unknown; secrets?: unknown }): Partial<Sources> {
   const [account, secrets] = [stored<Account>(r.account), stored<Tree>(r.secrets)];
   return { id: r.id, account, credentials: account && secrets && credentialsOf(account, secrets) };
 }
 
-/** One output's value, undefined while its source is absent. */
+// An output's value, undefined while its source is absent (a recorded failure has no `account`).
 export function deriveOutput(name: OutputName, sources: Partial<Sources>): unknown {
   const o = outputs[name] as { from: keyof Sources; derive: (v: unknown) => unknown };
   return sources[o.from] === undefined ? undefined : o.derive(sources[o.from]);

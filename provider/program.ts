@@ -60,11 +60,8 @@ function reachable(dir: string, file: string): boolean {
   return folders.some((f) => fs.existsSync(path.join(f, file)));
 }
 
-/**
- * Refuses a run whose dynamic-provider plugin could not load: Pulumi starts it in the program's directory
- * (the CLI's getPwdMain), where it resolves @pulumi/pulumi and this package (pulumi/pulumi#5455). An
- * inline program's directory is not known here: nothing is refused (docs/decisions.md).
- */
+// Pulumi starts the dynamic-provider plugin in the program's directory (getPwdMain), resolving @pulumi/pulumi
+// and this package there (pulumi/pulumi#5455). An inline program's is not known here: nothing is refused.
 export const assertPluginCanStart = perRun(() => {
   const root = projectRoot();
   if (!root) return;
@@ -82,9 +79,8 @@ const RESPONSE_DUMP = /^((?:RegisterResource|ReadResource|getResource Invoke) RP
 const MARK = Symbol.for("pulumi-storage-user.debug-redaction");
 
 /**
- * Works around @pulumi/pulumi runtime/resource.js (3.139 to 3.270 at least), whose debug lines
- * `RegisterResource RPC finished: … resp: …` print a resource's outputs, secrets in plain text: the
- * SDK looks `log.debug` up at each call, so wrapping it here cuts those dumps from `--debug` output.
+ * Works around @pulumi/pulumi runtime/resource.js (3.139 to 3.270 at least), whose debug lines print outputs,
+ * secrets in plain text: the SDK looks `log.debug` up at each call, so this wrapper cuts those dumps.
  */
 export function redactResponseDumps(log: typeof pulumi.log): void {
   const target = log as unknown as { debug: ((msg: string, ...rest: unknown[]) => Promise<void>) & { [MARK]?: true } };

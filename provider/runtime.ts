@@ -1,8 +1,5 @@
-/**
- * StorageUser's provider, run by the dynamic-provider plugin. Frozen entry: state refers to it as
- * `require("pulumi-storage-user/dist/provider/runtime.js")`, so this path and these exported methods
- * are a contract with every `__provider` in users' state files.
- */
+// StorageUser's provider, run by the dynamic-provider plugin. Frozen entry: state refers to it as
+// `require("pulumi-storage-user/dist/provider/runtime.js")`: this path and its methods are a contract.
 import { Settings } from "./config";
 import { lifecycle } from "./plugin/lifecycle";
 

@@ -3,12 +3,9 @@ import type * as pulumi from "@pulumi/pulumi";
 type RuntimeModule = "runtime" | "ledger-runtime";
 const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
 
-/**
- * The provider Pulumi's closure serializer writes into state, twice per resource. Under node_modules/ it
- * is the frozen entry module itself, written as one `require(…)` line; elsewhere (a linked workspace) the
- * module would be inlined, so a forwarder capturing only the package path is used. Either way the plugin
- * loads today's code from the program's node_modules, so state written by one release runs on the next.
- */
+// What the closure serializer writes into state, twice per resource: under node_modules/ the frozen entry module
+// itself, one `require(…)` line; elsewhere (a linked workspace) a forwarder, or the module would be inlined. Either
+// way the plugin loads today's code from the program's node_modules, so old state runs on new releases.
 export function serializableProvider(
   module: RuntimeModule,
   resolved = require.resolve(`./${module}`),

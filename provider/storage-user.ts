@@ -1,4 +1,4 @@
-/** The StorageUser resource as programs construct it: its arguments, options and outputs. */
+// The StorageUser resource as programs construct it: its arguments, options and outputs.
 import * as pulumi from "@pulumi/pulumi";
 import { defaults } from "./defaults";
 import { StorageUserError } from "./messages";
@@ -39,7 +39,6 @@ function durationMs(text: string | undefined): number | undefined {
   return total;
 }
 
-// Each output of the description, typed and documented from its entry there (provider/model.ts).
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the outputs are declared once, in the description
 export interface StorageUser extends Outputs {}
 type Outputs = { readonly [K in keyof OutputValues]: pulumi.Output<OutputValues[K]> };
@@ -56,15 +55,14 @@ export class StorageUser extends pulumi.dynamic.Resource {
   public readonly persistPassword!: pulumi.Output<boolean>;
   /** The connection name the user was last deployed with; undefined: the default one. */
   public readonly connection!: pulumi.Output<string | undefined>;
-  /** As stored in state: JSON text of the plain account; the outputs are derived from it. */
+  // As state stores them (JSON text), the outputs derived from them.
   private readonly account!: pulumi.Output<string>;
-  /** As stored in state: JSON text of the secrets (secret). */
   private readonly secrets!: pulumi.Output<string>;
 
   constructor(name: string, args: StorageUserArgs = {}, opts?: pulumi.CustomResourceOptions) {
     if (opts?.import !== undefined || opts?.id !== undefined)
       throw new StorageUserError("IMPORT_UNSUPPORTED", { name });
-    // Options a create-only API cannot honour (the others: docs/lifecycle.md "Resource options").
+    // Options a create-only API cannot honour (docs/lifecycle.md "Resource options").
     const option = opts?.deleteBeforeReplace
       ? "deleteBeforeReplace"
       : opts?.replaceOnChanges?.includes("*")
@@ -75,32 +73,20 @@ export class StorageUser extends pulumi.dynamic.Resource {
     assertPluginCanStart();
     if (args === null || typeof args !== "object")
       throw new StorageUserError("INVALID_INPUT", { problem: "noArguments", name });
-    // Names are checked whatever the values (an unknown argument would vanish); plain values too, so a
-    // typo fails before anything runs; Output values are checked by the provider's check.
-    const plain = Object.fromEntries(
-      Object.entries(args).filter(([, v]) => !pulumi.Output.isInstance(v) && !(v instanceof Promise)),
-    );
-    const failures = inputFailures(
-      {
-        ...plain,
-        ...Object.fromEntries(
-          Object.keys(args)
-            .filter((k) => !(k in plain))
-            .map((k) => [k, undefined]),
-        ),
-      },
-      false,
-    );
+    // Every name is checked (an unknown argument would vanish), and plain values, so a typo fails before
+    // anything runs; Output values are checked by the provider's check once they resolve.
+    const known = (v: unknown) => (pulumi.Output.isInstance(v) || v instanceof Promise ? undefined : v);
+    const failures = inputFailures(Object.fromEntries(Object.entries(args).map(([k, v]) => [k, known(v)])), false);
+    const unknownName = failures.some((f) => !(argNames as readonly string[]).includes(f.property));
     if (failures.length > 0)
       throw new StorageUserError("INVALID_INPUT", {
         problem: "invalidArguments",
         name,
         failures,
-        accepted: failures.some((f) => !(argNames as readonly string[]).includes(f.property)) ? argNames : undefined,
+        accepted: unknownName ? argNames : undefined,
       });
     const createTimeoutMs = durationMs(opts?.customTimeouts?.create);
-    // Every key costs the SDK an Output and the engine a property per resource (bench/README.md), so only
-    // what the plugin or state needs is one; the outputs are derived, when first read.
+    // Each key costs the SDK an Output and the engine a property per resource: only what the plugin or state needs.
     super(
       serializableProvider("runtime"),
       name,
@@ -130,17 +116,14 @@ export class StorageUser extends pulumi.dynamic.Resource {
   }
 }
 
-/** Per run: an Output belongs to the run that made it. */
+// Per run: an Output belongs to the run that made it.
 const byDefault = perRun(() => ({
   persistPassword: pulumi.output(defaults.persistPassword),
   connection: pulumi.output(undefined),
 }));
 
 type Self = { account: pulumi.Output<unknown>; secrets: pulumi.Output<unknown>; id: pulumi.Output<string> };
-/**
- * Each output, derived when first read from the source its entry names. Those made from the
- * credentials are secret in the program itself (also under `setMocks`, where the engine marks nothing).
- */
+// Each output is derived when first read; those from the credentials are secret in the program itself (under setMocks too).
 function derive(u: Self, name: OutputName): pulumi.Output<unknown> {
   const { from } = outputs[name];
   if (from === "id") return u.id.apply((id) => deriveOutput(name, { id }));

@@ -1,7 +1,5 @@
-/**
- * `pulumi-storage-user/testing`: mocks for unit tests of programs that use StorageUser, the way Pulumi
- * documents it (`pulumi.runtime.setMocks`, no engine, no API); docs/unit-testing.md shows a whole test.
- */
+// `pulumi-storage-user/testing`: mocks for unit tests of programs that use StorageUser (`pulumi.runtime.setMocks`,
+// no engine, no API); docs/unit-testing.md shows a whole test.
 import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
 import { defaults } from "./defaults";
@@ -29,10 +27,7 @@ const plainValues: Record<string, string> = {
   "FtpConnection.HostName": "ftp.example.test",
 };
 
-/**
- * The body the storage API would answer a create of `userName` with, shaped as the spec shows it (one
- * `StorageUserCreate` task, `State` New). Values are made up but stable per resource name.
- */
+/** The body the API would answer a create of `userName` with, as the spec shapes it; made-up values, stable per resource name. */
 export function mockApiUser(resourceName: string, userName: string): Record<string, unknown> {
   const id = 1000 + (parseInt(createHash("sha256").update(resourceName).digest("hex").slice(0, 6), 16) % 9000);
   const body: Record<string, unknown> = { Id: id };
@@ -53,12 +48,8 @@ export function mockApiUser(resourceName: string, userName: string): Record<stri
 }
 
 /**
- * Mocks for `pulumi.runtime.setMocks` that answer every StorageUser with a realistic created user (its
- * `userName` when given, else `<name>-<7 hex digits>`, stable per name), stored as the provider stores
- * it, so credential outputs are secret as under the engine; everything else goes to `userMocks`, or,
- * without them, a resource gets its inputs and a call its arguments.
- * @example
- * pulumi.runtime.setMocks(storageUserMocks(), "project", "stack", false);
+ * Mocks for `pulumi.runtime.setMocks(storageUserMocks(), "project", "stack", false)`: a StorageUser gets a
+ * realistic user, stored as the provider stores it (credential outputs secret); the rest goes to `userMocks`.
  */
 export function storageUserMocks(
   userMocks?: pulumi.runtime.Mocks,

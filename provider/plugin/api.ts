@@ -2,7 +2,7 @@
 // means, the retry policy and the parsing. Only what provably created nothing is retried: 429, 503, unsent.
 import type { Dispatcher } from "undici";
 import { defaults } from "../defaults";
-import { CreatedUser, fields, Task } from "../model";
+import { CreatedUser, fields, isObject, stored, Task } from "../model";
 import { redact, StorageUserError } from "../messages";
 import type { Resolved } from "../config";
 
@@ -21,11 +21,11 @@ export type Outcome = number | "unsent";
 export function retryDelay(
   attempt: number,
   outcome: Outcome,
-  retryAfter: string | undefined,
-  now: number,
-  random: () => number,
-): number | "stop" {
-  if (outcome !== "unsent" && outcome !== 429 && outcome !== 503) return "stop";
+  retryAfter?: string,
+  now = Date.now(),
+  random = Math.random,
+) {
+  if (![429, 503, "unsent"].includes(outcome)) return "stop";
   if (attempt >= (outcome === "unsent" ? defaults.maxUnsentAttempts : defaults.maxAttempts)) return "stop";
   const backoff = Math.min(defaults.maxRetryDelayMs, defaults.retryBaseDelayMs * 2 ** (attempt - 1));
   const text = retryAfter?.trim();
@@ -37,16 +37,12 @@ export function retryDelay(
   );
 }
 
-/** The time and chance the retry loop runs on; tests pass a fake clock so a Retry-After costs them no time. */
-export interface Clock {
-  now: () => number;
-  sleep: (ms: number) => Promise<void>;
-  random: () => number;
-}
-export const realClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
-  random: () => Math.random(),
+// The retry loop's time and chance: tests pass a fake clock, so a Retry-After costs them no time.
+export type Clock = { now: () => number; sleep: (ms: number) => Promise<unknown>; random: () => number };
+const realClock: Clock = {
+  now: Date.now,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  random: Math.random,
 };
 
 export interface CreateRequest extends Partial<Pick<Resolved, "baseUrlSource" | "accessTokenSource">> {
@@ -54,7 +50,6 @@ export interface CreateRequest extends Partial<Pick<Resolved, "baseUrlSource" | 
   accessToken: string;
   userName: string;
   persistPassword: boolean;
-  /** Absolute time (ms since the epoch) after which no attempt starts and waiting stops. */
   deadline: number;
 }
 
@@ -94,17 +89,11 @@ async function readLimited(body: Dispatcher.ResponseData["body"], limit: number)
   return { text: Buffer.concat(chunks).toString("utf8"), truncated: size > limit };
 }
 
-/** The API's own error text, from `{error:{message}}`, `{message}`, `{error}` or plain text. */
+// The API's own error text, from `{error:{message}}`, `{message}`, `{error}` or plain text.
 function apiMessage(text: string): string {
-  let msg = text;
-  try {
-    const j = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
-    const m = typeof j.error === "object" ? j.error?.message : (j.error ?? j.message);
-    if (typeof m === "string") msg = m;
-  } catch {
-    // not JSON: quote the text itself
-  }
-  return redact(msg.replace(/\s+/g, " ").trim()).slice(0, 300);
+  const j = stored<{ error?: { message?: unknown } | string; message?: unknown }>(text);
+  const m = typeof j?.error === "object" ? j.error?.message : (j?.error ?? j?.message);
+  return redact((typeof m === "string" ? m : text).replace(/\s+/g, " ").trim()).slice(0, 300);
 }
 
 type Attempt = CreateResult | { kind: "retry"; outcome: Outcome; retryAfter?: string; last: string };
@@ -190,50 +179,41 @@ export async function createUser(req: CreateRequest, clock: Clock = realClock): 
     if (result.kind !== "retry") return result;
     const delay = retryDelay(attempts, result.outcome, result.retryAfter, clock.now(), clock.random);
     if (delay === "stop" || clock.now() + delay >= req.deadline) {
-      if (result.outcome === "unsent")
-        throw new StorageUserError("UNREACHABLE", {
-          problem: "noConnection",
-          url: shown(url),
-          detail: result.last,
-          attempts,
-          source,
-        });
-      throw new StorageUserError("RETRIES_EXHAUSTED", { attempts, last: result.last });
+      const { outcome, last } = result;
+      if (outcome !== "unsent") throw new StorageUserError("RETRIES_EXHAUSTED", { attempts, last });
+      throw new StorageUserError("UNREACHABLE", {
+        problem: "noConnection",
+        url: shown(url),
+        detail: last,
+        attempts,
+        source,
+      });
     }
     await clock.sleep(delay);
   }
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 // `Id` is "number" in the spec; a string of digits is accepted too (JSON encoders differ).
 const asInt = (v: unknown) =>
-  typeof v === "number" && Number.isSafeInteger(v)
-    ? v
-    : typeof v === "string" && /^\d{1,15}$/.test(v)
-      ? Number(v)
-      : undefined;
+  Number.isSafeInteger(v) || (typeof v === "string" && /^\d{1,15}$/.test(v)) ? Number(v) : undefined;
 
 /** A 2xx answer's body (cut at maxResponseBytes when `truncated`), read field by field against the table. */
 export function parseAnswer({ text, truncated }: { text: string; truncated: boolean }): CreateResult {
   // Best effort on a body that is no JSON: the Id, if it is there, still identifies the user.
   const salvaged = () => asInt(/"Id"\s*:\s*"?(\d{1,15})"?\s*[,}\s]/.exec(text)?.[1]);
-  if (truncated)
-    return {
-      kind: "unusable",
-      userId: salvaged(),
-      problems: [`the body is larger than ${defaults.maxResponseBytes} bytes`],
-    };
+  const unusable = (problem: string): CreateResult => ({ kind: "unusable", userId: salvaged(), problems: [problem] });
+  if (truncated) return unusable(`the body is larger than ${defaults.maxResponseBytes} bytes`);
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    return { kind: "unusable", userId: salvaged(), problems: ["the body is not valid JSON"] };
+    return unusable("the body is not valid JSON");
   }
-  if (!isObj(body)) return { kind: "unusable", problems: ["the body is not a JSON object"] };
+  if (!isObject(body)) return { kind: "unusable", problems: ["the body is not a JSON object"] };
   const problems: string[] = [];
   const str = (o: unknown, field: string, path: string): string => {
-    const v = isObj(o) ? o[field] : undefined;
+    const v = isObject(o) ? o[field] : undefined;
     if (typeof v === "string" && v !== "") return v;
     problems.push(`${path} ${v === undefined ? "is missing" : "is not a non-empty string"}`);
     return "";
@@ -241,22 +221,22 @@ export function parseAnswer({ text, truncated }: { text: string; truncated: bool
   const user: Obj = {};
   for (const { conn, name, api } of fields) {
     const [member] = api;
-    if (conn && !isObj(body[member]) && !problems.some((p) => p.startsWith(`${member} `)))
+    if (conn && !isObject(body[member]) && !problems.some((p) => p.startsWith(`${member} `)))
       problems.push(`${member} ${body[member] === undefined ? "is missing" : "is not an object"}`);
     const target = conn ? ((user[conn] ??= {}) as Obj) : user;
-    target[name] = conn
-      ? isObj(body[member])
+    target[name] = !conn
+      ? str(body, member, member)
+      : isObject(body[member])
         ? str(body[member], api[1], api.join("."))
-        : ""
-      : str(body, member, member);
+        : "";
   }
   const userId = asInt(body.Id);
   if (userId === undefined) problems.push(body.Id === undefined ? "Id is missing" : "Id is not an integer");
   // The spec describes Tasks as an object but shows an array: both are accepted, and its absence tolerated.
   const tasks: Task[] = [body.Tasks ?? []].flat().map((t: unknown, i) => {
     const at = `Tasks[${i}]`;
-    const id = isObj(t) ? asInt(t.Id) : undefined;
-    const progress = isObj(t) ? t.ProgressPercent : undefined;
+    const id = isObject(t) ? asInt(t.Id) : undefined;
+    const progress = isObject(t) ? t.ProgressPercent : undefined;
     if (id === undefined) problems.push(`${at}.Id is missing or not an integer`);
     if (typeof progress !== "number") problems.push(`${at}.ProgressPercent is missing or not a number`);
     return {

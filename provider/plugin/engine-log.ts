@@ -1,8 +1,5 @@
-/**
- * Warnings under the resource they concern: sent to the engine's Log service (its address is the
- * plugin's argument) with the resource's URN, since what a plugin prints reaches the engine as
- * unattributed text. The console is the fallback.
- */
+// Warnings under the resource they concern, through the engine's Log service (its address is the plugin's
+// argument): what a plugin prints reaches the engine as unattributed text. The console is the fallback.
 import * as path from "node:path";
 import { StorageUserWarningCode, WarningArgs, warningText } from "../messages";
 

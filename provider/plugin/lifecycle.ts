@@ -47,7 +47,6 @@ export function lifecycle(settings: Settings) {
   };
 
   async function check(olds: Props, raw: Props): Promise<dynamic.CheckResult> {
-    // The preview mark has done its work: it never reaches diff, create or state.
     const { [PREVIEW_MARK]: _mark, userName: _given, ...given } = raw;
     const news = { ...given, ...nameInputs(olds, raw, plugin) };
     const failures = inputFailures(news);
@@ -87,13 +86,11 @@ export function lifecycle(settings: Settings) {
     }
     const upgrading = replaces.length === 0 && isV01(olds);
     if (upgrading) await warn(news.__urn, "STATE_UPGRADE", user);
-    // A recorded failure always differs, so every up repeats its guidance; 0.1.x state and a URN that
-    // moved (aliases, a new parent) are rewritten by update, with no API call.
+    // A recorded failure always differs (every up repeats its guidance); update rewrites 0.1.x state and a moved URN.
     const urnMoved = typeof olds.__urn === "string" && typeof news.__urn === "string" && olds.__urn !== news.__urn;
     if (replaces.length > 0 || olds.__failure || readdressed || upgrading || urnMoved)
       return { changes: true, replaces, deleteBeforeReplace: false };
-    // Only the connection's name changed: no answer lets the engine diff the inputs itself, so it honours
-    // replaceOnChanges: ["connection"]; otherwise its update records the name and calls no API.
+    // A renamed connection: no answer lets the engine diff the inputs, honouring replaceOnChanges: ["connection"].
     if (renamed) return { replaces: [], deleteBeforeReplace: false };
     return { changes: false, replaces: [], deleteBeforeReplace: false };
   }

@@ -1,8 +1,22 @@
 // The schema the plugin serves: what YAML programs are checked against and the Go SDK is generated from
 // (tools/go-sdkgen), all of it from the description (model.ts).
-import { answer, inputs, isSecret, outputNames, outputs } from "../model";
+import { fields, inputs, isSecret, outputNames, outputs } from "../model";
 
 const str = (description: string) => ({ type: "string", description });
+const object = (properties: Record<string, object>) => ({
+  type: "object",
+  properties,
+  required: Object.keys(properties),
+});
+const ref = (c: string) => `#/types/storage-user:index:${c[0].toUpperCase()}${c.slice(1)}Connection`;
+const connections = [...new Set(fields.map((f) => f.conn).filter((c) => c !== undefined))];
+/** The string fields of a connection (or, without one, the answer's secret top-level fields), described by their API path. */
+const stringsOf = (conn?: string) =>
+  Object.fromEntries(
+    fields
+      .filter((f) => f.conn === conn && (conn || !f.plain))
+      .map((f) => [f.name, str(`\`${f.api.join(".")}\` of the API's answer.`)]),
+  );
 const settings = {
   baseUrl: str(
     "The storage API's root URL (https://…; http:// only to a loopback address). Fallback: STORAGE_API_URL in the environment of the pulumi command. Preview needs it; no request is sent.",
@@ -14,18 +28,10 @@ const settings = {
     secret: true,
   },
 };
-const object = (properties: Record<string, object>) => ({
-  type: "object",
-  properties,
-  required: Object.keys(properties),
-});
-const token = (type: string) => `storage-user:index:${type}`;
-const typeNames = { swift: "SwiftConnection", s3: "S3Connection", ftp: "FtpConnection" } as const;
-const connections = Object.entries(typeNames) as [keyof typeof typeNames, string][];
 // Not set after every create: a default connection has none; an answer may list no creation task.
-const optional = new Set<string>(["connection", "creationTaskId"]);
+const optional = ["connection", "creationTaskId"];
 
-export const typeToken = token("StorageUser");
+export const typeToken = "storage-user:index:StorageUser";
 export const schema = {
   name: "storage-user",
   displayName: "StorageUser",
@@ -40,30 +46,12 @@ export const schema = {
     inputProperties: settings,
   },
   types: {
-    ...Object.fromEntries(
-      connections.map(([name, type]) => [
-        token(type),
-        object(
-          Object.fromEntries(
-            Object.entries(answer[name][1]).map(([k, [f]]: [string, readonly [string, string]]) => [
-              k,
-              str(`\`${answer[name][0]}.${f}\` of the API's answer.`),
-            ]),
-          ),
-        ),
-      ]),
-    ),
-    [token("Credentials")]: object({
-      name: str("The login as the service returned it."),
-      password: str("The password."),
-      ...Object.fromEntries(
-        connections.map(([name, type]) => [
-          name,
-          { $ref: `#/types/${token(type)}`, description: `\`${answer[name][0]}\`.` },
-        ]),
-      ),
+    ...Object.fromEntries(connections.map((c) => [ref(c).slice(8), object(stringsOf(c))])),
+    "storage-user:index:Credentials": object({
+      ...stringsOf(),
+      ...Object.fromEntries(connections.map((c) => [c, { $ref: ref(c), description: `The ${c} connection.` }])),
     }),
-    [token("Task")]: object({
+    "storage-user:index:Task": object({
       id: { type: "integer", description: "`Id`." },
       progressPercent: { type: "number", description: "`ProgressPercent` at creation." },
       type: str("`Type`, e.g. StorageUserCreate."),
@@ -85,11 +73,11 @@ export const schema = {
         ...Object.fromEntries(
           outputNames.map((k) => [
             k,
-            { ...outputs[k].schema, description: outputs[k].description, ...(isSecret(k) ? { secret: true } : {}) },
+            { ...outputs[k].schema, description: outputs[k].description, secret: isSecret(k) },
           ]),
         ),
       },
-      required: [...Object.keys(inputs), ...outputNames].filter((k) => !optional.has(k)),
+      required: [...Object.keys(inputs), ...outputNames].filter((k) => !optional.includes(k)),
     },
   },
   language: {

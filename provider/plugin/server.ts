@@ -14,7 +14,6 @@ import { schema, typeToken } from "./schema";
 type Props = Record<string, unknown>;
 const settings = new Settings("storage-user");
 const user = lifecycle(settings);
-// The engine's own inputs of a provider resource.
 const engineKeys = new Set(["version", "pluginDownloadURL", "pluginChecksums", "name", "parameterization"]);
 const derived = new Set<string>(outputNames);
 const secretKeys = new Set(["secrets", ...outputNames.filter(isSecret)]);
@@ -22,7 +21,6 @@ const isSecretValue = (v: unknown): v is { value: unknown } =>
   typeof v === "object" && v !== null && (v as Props)[SECRET_SIG[0]] === SECRET_SIG[1];
 const secret = (value: unknown) => ({ [SECRET_SIG[0]]: SECRET_SIG[1], value });
 
-// For the lifecycle: secrets unwrapped, derived outputs dropped (state keeps `account` and `secrets`).
 const fromEngine = (props: unknown): Props =>
   Object.fromEntries(
     Object.entries((props ?? {}) as Props)
@@ -48,9 +46,8 @@ function projectDir(): string {
   }
 }
 
-// CheckConfig runs before the engine records the provider, with values unmarked: it refuses another
-// version, a key that is no setting and a token whose text stands in a config file, and returns the token
-// marked secret, so one set any other way (an ESC environment, `--config`) is never stored in clear either.
+// CheckConfig runs before the engine records the provider, values unmarked: it refuses another version, a key that is
+// no setting, a token whose text stands in a config file, and marks the token secret however it was set.
 function checkProviderConfig(urn: string, news: Props): Props {
   if (typeof news.version === "string" && news.version !== schema.version)
     throw new StorageUserError("VERSION_MISMATCH", { wanted: news.version, running: schema.version });

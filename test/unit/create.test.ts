@@ -371,7 +371,7 @@ describe("created but unusable: recorded under the real Id", () => {
     expect(err.id).toBe("unconfirmed-1");
     expect(err.properties.__provider).toBe("new");
     expect(err.message).toBe(
-      "[OUTCOME_UNKNOWN] the answer was lost (recorded 2026-01-01T00:00:00Z; Pulumi will not create it again on its own): check the service",
+      "[OUTCOME_UNKNOWN] the answer was lost (recorded 2026-01-01T00:00:00Z; not created again on its own): check the service",
     );
     const account = { state: "New", tasks: [] };
     const clean = await runtime.update(

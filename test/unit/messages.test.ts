@@ -152,7 +152,7 @@ test("the recorded-failure messages name what may exist and the way out", () => 
     "the create request for 'app-prod' was sent but no verdict came back (HTTP 502): a storage user 'app-prod' may have been created on https://api.storage.example.com/; the stack records it as unconfirmed so the next up does not create a second one",
   );
   expect(new StorageUserError("OUTCOME_UNKNOWN", failure).message).toBe(
-    "[OUTCOME_UNKNOWN] w (recorded 2026-01-01T00:00:00Z; Pulumi will not create it again on its own): t",
+    "[OUTCOME_UNKNOWN] w (recorded 2026-01-01T00:00:00Z; not created again on its own): t",
   );
 });
 

@@ -14,15 +14,15 @@ import (
 var _ = internal.GetEnvOrDefault
 
 type Credentials struct {
-	// `FtpConnection`.
+	// The ftp connection.
 	Ftp FtpConnection `pulumi:"ftp"`
-	// The login as the service returned it.
+	// `Name` of the API's answer.
 	Name string `pulumi:"name"`
-	// The password.
+	// `Password` of the API's answer.
 	Password string `pulumi:"password"`
-	// `S3Connection`.
+	// The s3 connection.
 	S3 S3Connection `pulumi:"s3"`
-	// `SwiftApiConnection`.
+	// The swift connection.
 	Swift SwiftConnection `pulumi:"swift"`
 }
 
@@ -40,27 +40,27 @@ func (o CredentialsOutput) ToCredentialsOutputWithContext(ctx context.Context) C
 	return o
 }
 
-// `FtpConnection`.
+// The ftp connection.
 func (o CredentialsOutput) Ftp() FtpConnectionOutput {
 	return o.ApplyT(func(v Credentials) FtpConnection { return v.Ftp }).(FtpConnectionOutput)
 }
 
-// The login as the service returned it.
+// `Name` of the API's answer.
 func (o CredentialsOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v Credentials) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// The password.
+// `Password` of the API's answer.
 func (o CredentialsOutput) Password() pulumi.StringOutput {
 	return o.ApplyT(func(v Credentials) string { return v.Password }).(pulumi.StringOutput)
 }
 
-// `S3Connection`.
+// The s3 connection.
 func (o CredentialsOutput) S3() S3ConnectionOutput {
 	return o.ApplyT(func(v Credentials) S3Connection { return v.S3 }).(S3ConnectionOutput)
 }
 
-// `SwiftApiConnection`.
+// The swift connection.
 func (o CredentialsOutput) Swift() SwiftConnectionOutput {
 	return o.ApplyT(func(v Credentials) SwiftConnection { return v.Swift }).(SwiftConnectionOutput)
 }
