@@ -457,12 +457,25 @@ describe("definite refusals name the fix", () => {
     const notRoot = await failure(runtime.create(inputs({ userName: fresh() })));
     expect(notRoot.code).toBe("ENDPOINT_NOT_FOUND");
     expect(notRoot.message).toContain(`POST ${api.url}/v2/storage/users answered HTTP 404`);
+    expect(notRoot.message).toContain("check storage:baseUrl: it must be the API root");
+    useConfig({ "storage:baseUrl": `${api.url}/storage/users`, "storage:accessToken": token });
+    const doubled = await failure(runtime.create(inputs({ userName: fresh() })));
+    expect(doubled.message).toContain("the base URL already ends in /storage/users: drop that from it");
     useConfig({ "storage:baseUrl": api.url, "storage:accessToken": token });
     const long = await failure(runtime.create(inputs({ userName: "x".repeat(140) })));
     expect(long.code).toBe("REJECTED");
     expect(long.message).toContain("HTTP 400: UserName must be at most 128 characters without control characters");
-    expect(api.requests.length - before.requests).toBe(2);
+    expect(api.requests.length - before.requests).toBe(3);
     expect(api.users.length).toBe(before.users);
+  });
+
+  test("https:// to a server that speaks plain HTTP: UNREACHABLE names the scheme, and nothing is sent", async () => {
+    const before = api.requests.length;
+    useConfig({ "storage:baseUrl": api.url.replace("http://", "https://"), "storage:accessToken": token });
+    const err = await failure(runtime.create(inputs({ userName: fresh() })));
+    expect(err.code).toBe("UNREACHABLE");
+    expect(err.message).toContain("the server speaks plain HTTP, not TLS: check the scheme in storage:baseUrl");
+    expect(api.requests.length).toBe(before);
   });
 
   test("a token pasted with its scheme (`Bearer …`): UNAUTHORIZED says to drop the prefix, and never shows the token", async () => {

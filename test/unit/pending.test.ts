@@ -111,6 +111,22 @@ describe("pendingStorageUsers", () => {
     );
   });
 
+  test("a YAML or Go program's create (the plugin's type): the name its suffix gives, in stack once recorded", () => {
+    const PLUGIN = "storage-user:index:StorageUser";
+    const deployment = {
+      manifest: { time: "2026-11-27T00:00:00Z" },
+      resources: [{ urn: urn("done", PLUGIN), type: PLUGIN, inputs: { __nameSuffix: "1a2b3c4" }, outputs: {} }],
+      pending_operations: [
+        op("creating", "app", { __nameSuffix: "9f8e7d6", persistPassword: false }, PLUGIN),
+        op("creating", "done", { __nameSuffix: "1a2b3c4" }, PLUGIN),
+      ],
+    };
+    expect(pendingStorageUsers(deployment).map((p) => [p.userName, p.status])).toEqual([
+      ["app-9f8e7d6", "unaccounted"],
+      ["done-1a2b3c4", "in stack"],
+    ]);
+  });
+
   test("nothing pending: an empty list (also for an empty stack's checkpoint and export)", () => {
     expect(
       pendingStorageUsers({ version: 3, deployment: { manifest: {}, resources: exported.deployment.resources } }),
