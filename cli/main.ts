@@ -43,8 +43,8 @@ function pending(files: string[], dealtWithFile?: string): number {
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      // Not the parser's message, which may quote the input.
       const input = file === "-" ? "standard input" : file;
+      // Not the parser's message: it may quote the input.
       unreadable(
         new StorageUserError("PENDING_INPUT_UNREADABLE", {
           problem: "notJson",

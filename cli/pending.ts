@@ -107,6 +107,6 @@ export function formatPendingStorageUser(p: PendingStorageUser): string {
     ? `connection ${p.connection}`
     : p.connectionIsSecret
       ? "a connection whose name is secret"
-      : "default connection (storage:baseUrl)";
+      : `default connection (${p.urn.includes("::storage-user:index:") ? "storage-user" : "storage"}:baseUrl)`;
   return `${name}\t${service}\t${p.urn}\t${p.status}`;
 }

@@ -7,5 +7,4 @@ export { StorageUserLedger, StorageUserLedgerArgs, LedgerEntry } from "./ledger"
 export type { ForgottenUser, TrackedUser } from "./ledger";
 export { StorageUserError, errorCodes, warningCodes } from "./messages";
 export type { StorageUserErrorCode, StorageUserWarningCode } from "./messages";
-/** For programs that read StorageUser outputs through a StackReference without a StorageUser: see docs/failure-modes.md "Debug output". */
 export { redactResponseDumps } from "./program";

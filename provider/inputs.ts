@@ -10,10 +10,9 @@ export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 export const PREVIEW_MARK = "__nameAtUp";
 export const SUFFIX = "__nameSuffix";
 export const argNames = ["userName", "persistPassword", "connection"] as const;
-// `__urn`: the resource's URN, so the plugin's warnings name it.
 const internalNames = new Set(["__provider", "__createTimeoutMs", "__urn", PREVIEW_MARK, SUFFIX]);
 export type Failure = { property: string; reason: string };
-/** The inputs as create sees them; `__createTimeoutMs` comes from customTimeouts.create. */
+/** The inputs as create sees them; `__urn` names the resource in warnings, `__createTimeoutMs` is customTimeouts.create. */
 export type UserInputs = {
   userName: string;
   persistPassword: boolean;

@@ -34,7 +34,6 @@ const projectRoot = () => [pulumi.runtime.getRootDirectory?.()].find((root) => r
 /** The one config check, once per run: a token is plain when the engine's secret keys lack it or its text stands in a file. */
 export const assertConfig = perRun(() => {
   const runtime = pulumi.runtime as unknown as { allConfig(): Record<string, string> };
-  // Inline programs keep the secret keys in the SDK's store, hosts in the environment.
   const raw = sdkState().getStore().config?.PULUMI_CONFIG_SECRET_KEYS || process.env.PULUMI_CONFIG_SECRET_KEYS;
   const secretKeys = raw ? (JSON.parse(raw) as string[]) : undefined;
   const root = projectRoot();

@@ -6,10 +6,7 @@ const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
 // What the closure serializer writes into state, twice per resource: under node_modules/ the frozen entry module
 // itself, one `require(…)` line; elsewhere (a linked workspace) a forwarder, or the module would be inlined. Either
 // way the plugin loads today's code from the program's node_modules, so old state runs on new releases.
-export function serializableProvider(
-  module: RuntimeModule,
-  resolved = require.resolve(`./${module}`),
-): pulumi.dynamic.ResourceProvider {
+export function serializableProvider(module: RuntimeModule, resolved = require.resolve(`./${module}`)) {
   const installed = resolved.split(/[\\/]/).includes("node_modules");
   const key = `${module} ${installed}`;
   let provider = providers.get(key);

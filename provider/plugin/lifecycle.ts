@@ -4,7 +4,7 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { defaults } from "../defaults";
 import { ErrorArgs, errorText, StorageUserError } from "../messages";
 import { declaredNewAddress, Settings } from "../config";
-import { inputFailures, nameInputs, PREVIEW_MARK, UNKNOWN, UserInputs, userNameOf } from "../inputs";
+import { inputFailures, nameInputs, PREVIEW_MARK, SUFFIX, UNKNOWN, UserInputs, userNameOf } from "../inputs";
 import { Account, isV01, split, stored, upgrade } from "../model";
 import { createUser } from "./api";
 import { warn } from "./engine-log";
@@ -13,8 +13,6 @@ type FailureRecord = { code: "OUTCOME_UNKNOWN" | "RESPONSE_UNUSABLE"; what: stri
 type Props = Record<string, unknown> & { __provider?: string; __failure?: FailureRecord };
 
 const withDefault = (p: Props): Props => ({ ...p, persistPassword: p.persistPassword ?? defaults.persistPassword });
-const label = (c: unknown) =>
-  typeof c === "string" ? `connection '${c}'` : "the default connection (storage:baseUrl)";
 // The recorded service: in `account` from 0.2.0; at the top in 0.1.x state and in recorded failures.
 const serviceOf = (p: Props) => [stored<Account>(p.account)?.baseUrl ?? p.baseUrl].find((u) => typeof u === "string");
 const refOf = (id: string, p: Props, urn: unknown = p.__urn) => ({
@@ -38,6 +36,8 @@ function record(id: string, properties: Props, ...failure: ErrorArgs): never {
 
 export function lifecycle(settings: Settings) {
   const plugin = settings.ns === "storage-user";
+  const label = (c: unknown) =>
+    typeof c === "string" ? `connection '${c}'` : `the default connection (${settings.ns}:baseUrl)`;
   const current = (connection: unknown) => {
     try {
       return connection === UNKNOWN ? undefined : settings.baseUrl(connection as string | undefined).href;
@@ -62,9 +62,12 @@ export function lifecycle(settings: Settings) {
   }
 
   async function diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
+    // The plugin's new suffix (a replace's check drew it) is a new name.
+    const renamedTo =
+      news[SUFFIX] !== undefined && news[SUFFIX] !== olds[SUFFIX] ? userNameOf(news, news.__urn) : olds.userName;
     const [before, after]: Props[] = [
       withDefault(olds),
-      { ...withDefault(news), userName: news.userName ?? olds.userName },
+      { ...withDefault(news), userName: news.userName ?? renamedTo },
     ];
     // There is no update call: a change of what was sent means a new user.
     const replaces = (["userName", "persistPassword"] as const).filter(

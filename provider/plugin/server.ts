@@ -7,6 +7,7 @@ import * as provider from "@pulumi/pulumi/provider";
 import { checkConfig, Settings } from "../config";
 import { lifecycle } from "./lifecycle";
 import { StorageUserError } from "../messages";
+import { nameFromUrn } from "../inputs";
 import { deriveOutput, isSecret, outputNames, SECRET_SIG, sourcesOf } from "../model";
 import { plainInFiles } from "../project-file";
 import { schema, typeToken } from "./schema";
@@ -145,8 +146,12 @@ const storageUserProvider: provider.Provider = {
       outs: toEngine((await user.update(id, fromEngine(olds), withUrn(urn, fromEngine(news)))).outs as Props, id),
     };
   },
-  async read(id, _urn, props) {
-    const result = await user.read(id, fromEngine(props));
+  async read(id, urn, props) {
+    // `pulumi import` and a Go `GetStorageUser` read a user the stack never had: the API cannot hand it over.
+    const old = fromEngine(props);
+    if (old.account === undefined && old.baseUrl === undefined)
+      throw new StorageUserError("IMPORT_UNSUPPORTED", { name: nameFromUrn(urn) });
+    const result = await user.read(id, old);
     return { id: result.id, props: toEngine(result.props as Props, result.id) };
   },
   delete: (id, _urn, props) => user.remove(id, fromEngine(props)),

@@ -21,11 +21,10 @@ const inputs = (extra: Record<string, unknown> = {}) => ({
   __provider: PROVIDER,
   ...extra,
 });
-
 async function failure(p: Promise<unknown>): Promise<StorageUserError> {
-  const err = await p.then(
+  const err: unknown = await p.then(
     () => undefined,
-    (e) => e,
+    (e: unknown) => e,
   );
   expect(err, "expected the call to fail").toBeInstanceOf(StorageUserError);
   return err as StorageUserError;
@@ -128,10 +127,7 @@ describe("create on success", () => {
   });
 });
 
-/**
- * A clock that never waits: each sleep moves its time on at once and is recorded, and the jitter
- * source is 0, so every delay is the policy's floor and every count below is exact.
- */
+// A clock that never waits: each sleep moves time on and is recorded; jitter 0, so each delay is the policy's floor.
 function fakeClock() {
   let t = Date.now();
   const slept: number[] = [];
@@ -139,51 +135,30 @@ function fakeClock() {
   return { clock, slept };
 }
 
-/** createUser itself, on a fake clock, against `baseUrl` (the local API unless given). */
-function createOn(
-  clock: Clock,
-  opts: { userName?: string; budgetMs?: number; baseUrl?: string; accessToken?: string } = {},
-) {
-  return createUser(
+const createOn = (clock: Clock, opts: { userName?: string; budgetMs?: number; baseUrl?: string } = {}) =>
+  createUser(
     {
       baseUrl: new URL(opts.baseUrl ?? api.url),
-      accessToken: opts.accessToken ?? token,
+      accessToken: token,
       userName: opts.userName ?? fresh(),
       persistPassword: false,
       deadline: clock.now() + (opts.budgetMs ?? 600_000),
     },
     clock,
   );
-}
 
 describe("retries only what created nothing", () => {
-  test("429 with Retry-After, then success: one user, two POSTs, the Retry-After waited", async () => {
-    const userName = fresh();
-    const before = api.createAttempts;
-    api.inject({ kind: "status", status: 429, retryAfter: "1" });
+  test.each([
+    ["429 with Retry-After: the Retry-After waited", [{ status: 429, retryAfter: "1" }], [1000]],
+    ["429 without Retry-After: the policy's back-off", [{ status: 429 }], [250]],
+    ["503 twice: the back-off doubles", [{ status: 503 }, { status: 503 }], [250, 500]],
+  ])("%s, then success: one user, a POST per attempt", async (_what, faults, delays) => {
+    const [userName, before] = [fresh(), api.createAttempts];
+    api.inject(...faults.map((f) => ({ kind: "status" as const, ...f })));
     const { clock, slept } = fakeClock();
     expect((await createOn(clock, { userName })).kind).toBe("created");
-    expect(slept).toEqual([1000]); // Retry-After honoured, jitter 0
-    expect(api.createAttempts - before).toBe(2);
+    expect([slept, api.createAttempts - before]).toEqual([delays, faults.length + 1]);
     expect(api.users.filter((x) => x.Name === userName)).toHaveLength(1);
-  });
-
-  test("429 without Retry-After: the policy's back-off, then success", async () => {
-    const before = api.createAttempts;
-    api.inject({ kind: "status", status: 429 });
-    const { clock, slept } = fakeClock();
-    expect((await createOn(clock)).kind).toBe("created");
-    expect(slept).toEqual([250]);
-    expect(api.createAttempts - before).toBe(2);
-  });
-
-  test("503 twice, then success: the back-off doubles", async () => {
-    const before = api.createAttempts;
-    api.inject({ kind: "status", status: 503 }, { kind: "status", status: 503 });
-    const { clock, slept } = fakeClock();
-    expect((await createOn(clock)).kind).toBe("created");
-    expect(slept).toEqual([250, 500]);
-    expect(api.createAttempts - before).toBe(3);
   });
 
   test("503 twenty times: exactly 20 attempts, then RETRIES_EXHAUSTED, nothing created", async () => {
