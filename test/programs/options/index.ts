@@ -1,16 +1,26 @@
-// StorageUsers described in stack config, for test/connections.test.ts, test/token-safety.test.ts
-// test/resource-options.test.ts and test/rotation.test.ts. Config:
-//   options:users   JSON list of UserSpec (below)
+// StorageUsers described in stack config, for lifecycle.test.ts, connections.test.ts and secrets.test.ts.
+//   options:users   JSON list of Spec (below), in order
 //   options:ledger  "true": a StorageUserLedger over all of them (cleanedUp from options:cleanedUp)
 import * as pulumi from "@pulumi/pulumi";
 import { StorageUser, StorageUserLedger } from "pulumi-storage-user";
 
-interface UserSpec {
+interface Spec {
   name: string;
-  /** Left out: auto-named (test/rotation.test.ts). */
+  /** Left out: auto-named. */
   userName?: string;
+  persistPassword?: boolean;
   connection?: string;
-  /** "box": the user is a child of the component `box`. */
+  /** The arguments as given instead of the three above: any JSON value, for the input rules. */
+  args?: unknown;
+  /**
+   * How the user is made. "catch": a constructor's refusal is printed as `HOSTILE <name> <message>`
+   * (or `HOSTILE <name> accepted`) and the program goes on, failing at the end; "output": the same,
+   * every argument an Output (checked by the provider); "unknown": every argument computed from the
+   * userId of `<name>-source` ("<id>" in a string replaced by it), unknown at preview; "import" and
+   * "get": adopting the existing user 1001. Left out: the constructor, uncaught.
+   */
+  route?: "catch" | "output" | "unknown" | "import" | "get";
+  /** "box": a child of the component `box`. */
   parent?: "box";
   protect?: boolean;
   retainOnDelete?: boolean;
@@ -24,34 +34,56 @@ interface UserSpec {
 }
 
 const config = new pulumi.Config();
-const specs = config.requireObject<UserSpec[]>("users");
 let box: pulumi.ComponentResource | undefined;
-const boxed = () => (box ??= new pulumi.ComponentResource("storage:test:Box", "box"));
+const users: StorageUser[] = [];
+const thrown: string[] = [];
+let source: StorageUser | undefined;
+const mapArgs = (args: unknown, f: (v: unknown) => unknown) =>
+  Object.fromEntries(Object.entries((args ?? {}) as object).map(([k, v]) => [k, f(v)])) as never;
 
-const users = specs.map(
-  (s) =>
-    new StorageUser(
-      s.name,
-      {
-        ...(s.userName === undefined ? {} : { userName: s.userName }),
-        ...(s.connection === undefined ? {} : { connection: s.connection }),
-      },
-      {
-        parent: s.parent === "box" ? boxed() : undefined,
-        protect: s.protect,
-        retainOnDelete: s.retainOnDelete,
-        ignoreChanges: s.ignoreChanges,
-        replaceOnChanges: s.replaceOnChanges,
-        aliases: s.aliases?.map((a) => ({
-          ...(a.name ? { name: a.name } : {}),
-          ...(a.parent === "stack" ? { parent: pulumi.rootStackResource } : {}),
-        })),
-        customTimeouts: s.createTimeout ? { create: s.createTimeout } : undefined,
-        replacementTrigger: s.replacementTrigger,
-        deleteBeforeReplace: s.deleteBeforeReplace,
-      },
-    ),
-);
+for (const s of config.requireObject<Spec[]>("users")) {
+  const given = { userName: s.userName, persistPassword: s.persistPassword, connection: s.connection };
+  const args = "args" in s ? s.args : Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
+  const opts: pulumi.CustomResourceOptions = {
+    parent: s.parent === "box" ? (box ??= new pulumi.ComponentResource("storage:test:Box", "box")) : undefined,
+    protect: s.protect,
+    retainOnDelete: s.retainOnDelete,
+    ignoreChanges: s.ignoreChanges,
+    replaceOnChanges: s.replaceOnChanges,
+    aliases: s.aliases?.map((a) => ({
+      name: a.name,
+      parent: a.parent === "stack" ? pulumi.rootStackResource : undefined,
+    })),
+    customTimeouts: s.createTimeout ? { create: s.createTimeout } : undefined,
+    replacementTrigger: s.replacementTrigger,
+    deleteBeforeReplace: s.deleteBeforeReplace,
+    import: s.route === "import" ? "1001" : undefined,
+  };
+  try {
+    if (s.route === "get") StorageUser.get(s.name, "1001");
+    else if (s.route === "output")
+      users.push(
+        new StorageUser(
+          s.name,
+          mapArgs(args, (v) => pulumi.output(v)),
+          opts,
+        ),
+      );
+    else if (s.route === "unknown") {
+      const src = (source ??= new StorageUser(`${s.name}-source`, { userName: `${s.name}-source` }));
+      users.push(src);
+      const computed = (v: unknown) =>
+        src.userId.apply((n) => (typeof v === "string" ? v.replace("<id>", String(n)) : v));
+      users.push(new StorageUser(s.name, mapArgs(args, computed), opts));
+    } else users.push(new StorageUser(s.name, args as never, opts));
+    if (s.route === "catch") console.log(`HOSTILE ${s.name} accepted`);
+  } catch (err) {
+    if (s.route !== "catch" && s.route !== "output") throw err;
+    console.log(`HOSTILE ${s.name} ${(err as Error).message}`);
+    thrown.push(s.name);
+  }
+}
+if (thrown.length > 0) throw new Error(`${thrown.length} StorageUser constructor(s) threw: ${thrown.join(", ")}`);
 
 if (config.get("ledger") === "true") {
   const ledger = new StorageUserLedger("ledger", { users, cleanedUp: config.getObject<string[]>("cleanedUp") ?? [] });
