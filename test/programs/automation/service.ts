@@ -1,12 +1,10 @@
 /**
  * A service driving many stacks through the Automation API in one Node.js process, with inline
  * programs and default options (no projectSettings, no workDir), as Pulumi's docs show them.
- * Run by test/automation.test.ts from a copy of this folder that installs the packed package;
- * prints one JSON line per step. Secret values never reach the output: only whether they were
- * marked secret, and their lengths.
+ * Run by test/e2e/engine/automation.test.ts, compiled against the packed package; prints one JSON
+ * line per step. Secret values never reach the output: only whether they were marked secret.
  *
- *   node dist/service.js one <apiUrl> <token>
- *   node dist/service.js many <apiUrl1> <apiUrl2> <token1> <token2>
+ *   node dist/service.js <apiUrl1> <apiUrl2> <token1> <token2>
  */
 import { ConfigValue, EngineEvent, LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { StorageUser } from "pulumi-storage-user";
@@ -48,7 +46,6 @@ async function up(step: string, stack: Stack) {
       ok: true,
       userId: r.outputs.userId.value,
       s3Secret: s3.secret,
-      s3KeyLength: String(s3.value.accessKey).length,
       provider,
       ...storageUserDiagnostics(events),
     };
@@ -80,23 +77,8 @@ const checkOf = (step: string, stack: Stack) =>
   );
 
 async function main() {
-  const [mode, ...args] = process.argv.slice(2);
   const run = Date.now().toString(36);
-  if (mode === "one") {
-    const [api, token] = args;
-    const stack = await stackOf(`one-${run}`, `one-${run}`);
-    await configure(stack, api, token, true);
-    const result = await up("up", stack);
-    print(result);
-    if (result.ok) {
-      const outputs = await stack.outputs();
-      print({ step: "outputs", envSecret: outputs.env.secret, envNames: Object.keys(outputs.env.value).sort() });
-      print(await destroy("destroy", stack));
-    }
-    await stack.workspace.removeStack(stack.name, { force: true });
-    return;
-  }
-  const [api1, api2, token1, token2] = args;
+  const [api1, api2, token1, token2] = process.argv.slice(2);
   // 1. a secret token, then 2. a plain one, in the same process: the second is refused.
   const first = await stackOf(`first-${run}`, `first-${run}`);
   await configure(first, api1, token1, true);
