@@ -21,7 +21,7 @@ export interface IssuedUser {
   ftpUrl: string;
 }
 
-/** What expectCredentialsWork left on the servers: the proof a later check can read back. */
+/** What expectCredentialsWork left on the servers, for a later check to read back. */
 export interface Written {
   bucket: string;
   key: string;
@@ -40,7 +40,8 @@ const s3Of = (s3: IssuedUser["s3"], secretKey = s3.secretKey) =>
     credentials: { accessKeyId: s3.accessKey, secretAccessKey: secretKey },
   });
 
-async function ftpLogin(url: URL, password = decodeURIComponent(url.password)): Promise<FtpClient> {
+/** Runs `use` with a client logged in as the URL's user (or with `password`), then closes it. */
+async function withFtp<T>(url: URL, use: (c: FtpClient) => Promise<T>, password = decodeURIComponent(url.password)) {
   const client = new FtpClient(15_000);
   try {
     await client.access({
@@ -49,40 +50,28 @@ async function ftpLogin(url: URL, password = decodeURIComponent(url.password)): 
       user: decodeURIComponent(url.username),
       password,
     });
-    return client;
-  } catch (err) {
+    return await use(client);
+  } finally {
     client.close();
-    throw err;
   }
 }
 
 async function ftpRead(client: FtpClient, file: string): Promise<string> {
-  const sink = new PassThrough();
   const chunks: Buffer[] = [];
-  sink.on("data", (c: Buffer) => chunks.push(c));
+  const sink = new PassThrough().on("data", (c: Buffer) => chunks.push(c));
   await client.downloadTo(sink, file);
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** The S3 error of `run`, as status and code; fails the test when it succeeds. */
-async function s3Refusal(run: () => Promise<unknown>): Promise<string> {
+/** How `run` was refused: S3's status and code, or FTP's reply code; fails the test when it succeeds. */
+async function refusal(run: () => Promise<unknown>): Promise<string | number> {
   const err = await run().then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(err, "the S3 call was expected to be refused").toBeInstanceOf(S3ServiceException);
-  const e = err as S3ServiceException;
-  return `${e.$metadata.httpStatusCode} ${e.name}`;
-}
-
-/** The FTP reply code of `run`; fails the test when it succeeds. */
-async function ftpRefusal(run: () => Promise<unknown>): Promise<number> {
-  const err = await run().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err, "the FTP command was expected to be refused").toBeInstanceOf(FTPError);
-  return (err as FTPError).code;
+  if (err instanceof FTPError) return err.code;
+  expect(err, "the call was expected to be refused").toBeInstanceOf(S3ServiceException);
+  return `${(err as S3ServiceException).$metadata.httpStatusCode} ${(err as S3ServiceException).name}`;
 }
 
 /**
@@ -90,7 +79,7 @@ async function ftpRefusal(run: () => Promise<unknown>): Promise<number> {
  * succeed with the user's outputs; the same login with a wrong secret is refused on both.
  */
 export async function expectCredentialsWork(user: IssuedUser): Promise<Written> {
-  const written: Written = {
+  const w: Written = {
     bucket: `t-${randomBytes(6).toString("hex")}`,
     key: "proof.txt",
     ftpFile: `proof-${randomBytes(4).toString("hex")}.txt`,
@@ -99,88 +88,66 @@ export async function expectCredentialsWork(user: IssuedUser): Promise<Written> 
   };
   const s3 = s3Of(user.s3);
   try {
-    await s3.send(new CreateBucketCommand({ Bucket: written.bucket }));
-    await s3.send(new PutObjectCommand({ Bucket: written.bucket, Key: written.key, Body: written.content }));
-    const got = await s3.send(new GetObjectCommand({ Bucket: written.bucket, Key: written.key }));
-    expect(await got.Body!.transformToString()).toBe(written.content);
+    await s3.send(new CreateBucketCommand({ Bucket: w.bucket }));
+    await s3.send(new PutObjectCommand({ Bucket: w.bucket, Key: w.key, Body: w.content }));
+    expect(
+      await (await s3.send(new GetObjectCommand({ Bucket: w.bucket, Key: w.key }))).Body!.transformToString(),
+    ).toBe(w.content);
   } finally {
     s3.destroy();
   }
-  const wrongS3 = s3Of(user.s3, `${user.s3.secretKey.slice(0, -1)}${user.s3.secretKey.endsWith("A") ? "B" : "A"}`);
-  expect(await s3Refusal(() => wrongS3.send(new GetObjectCommand({ Bucket: written.bucket, Key: written.key })))).toBe(
+  const wrongKey = `${user.s3.secretKey.slice(0, -1)}${user.s3.secretKey.endsWith("A") ? "B" : "A"}`;
+  const wrongS3 = s3Of(user.s3, wrongKey);
+  expect(await refusal(() => wrongS3.send(new GetObjectCommand({ Bucket: w.bucket, Key: w.key })))).toBe(
     "403 SignatureDoesNotMatch",
   );
   wrongS3.destroy();
 
   const url = new URL(user.ftpUrl);
   expect(url.host).toBe(user.ftp.hostName);
-  const up = await ftpLogin(url);
-  try {
-    await up.uploadFrom(Readable.from([written.content]), written.ftpFile);
-  } finally {
-    up.close();
-  }
-  const [host, port] = [new URL(`ftp://${user.ftp.hostName}`).hostname, new URL(`ftp://${user.ftp.hostName}`).port];
-  const down = new FtpClient(15_000);
-  try {
-    await down.access({ host, port: Number(port || 21), user: user.ftp.login, password: user.ftp.password });
-    expect(await ftpRead(down, written.ftpFile)).toBe(written.content);
-  } finally {
-    down.close();
-  }
-  expect(await ftpRefusal(() => ftpLogin(url, `${user.ftp.password}x`))).toBe(530);
-  return written;
+  await withFtp(url, (c) => c.uploadFrom(Readable.from([w.content]), w.ftpFile));
+  const asLogin = new URL(`ftp://${user.ftp.hostName}`);
+  [asLogin.username, asLogin.password] = [encodeURIComponent(user.ftp.login), encodeURIComponent(user.ftp.password)];
+  expect(await withFtp(asLogin, (c) => ftpRead(c, w.ftpFile))).toBe(w.content);
+  expect(await refusal(() => withFtp(url, async () => undefined, `${user.ftp.password}x`))).toBe(530);
+  return w;
 }
 
-/** What `written` (by `owner`) holds can still be read with `owner`'s credentials. */
-export async function expectStillReadable(owner: IssuedUser, written: Written): Promise<void> {
+/** What `w` (by `owner`) holds can still be read with `owner`'s credentials. */
+export async function expectStillReadable(owner: IssuedUser, w: Written): Promise<void> {
   const s3 = s3Of(owner.s3);
   try {
     expect(
-      await (
-        await s3.send(new GetObjectCommand({ Bucket: written.bucket, Key: written.key }))
-      ).Body!.transformToString(),
-    ).toBe(written.content);
+      await (await s3.send(new GetObjectCommand({ Bucket: w.bucket, Key: w.key }))).Body!.transformToString(),
+    ).toBe(w.content);
   } finally {
     s3.destroy();
   }
-  const ftp = await ftpLogin(new URL(owner.ftpUrl));
-  try {
-    expect(await ftpRead(ftp, written.ftpFile)).toBe(written.content);
-  } finally {
-    ftp.close();
-  }
+  expect(await withFtp(new URL(owner.ftpUrl), (c) => ftpRead(c, w.ftpFile))).toBe(w.content);
 }
 
-/** `intruder` can neither read nor write the bucket, nor reach the FTP files, that `written` holds. */
-export async function expectIsolated(intruder: IssuedUser, written: Written): Promise<void> {
+/** `intruder` can neither read nor write the bucket, nor reach the FTP files, that `w` holds. */
+export async function expectIsolated(intruder: IssuedUser, w: Written): Promise<void> {
   const s3 = s3Of(intruder.s3);
   try {
-    expect(await s3Refusal(() => s3.send(new GetObjectCommand({ Bucket: written.bucket, Key: written.key })))).toBe(
-      "403 AccessDenied",
-    );
-    expect(
-      await s3Refusal(() => s3.send(new PutObjectCommand({ Bucket: written.bucket, Key: "intruder.txt", Body: "x" }))),
-    ).toBe("403 AccessDenied");
-    expect(await s3Refusal(() => s3.send(new ListObjectsV2Command({ Bucket: written.bucket })))).toBe(
-      "403 AccessDenied",
-    );
+    for (const command of [
+      new GetObjectCommand({ Bucket: w.bucket, Key: w.key }),
+      new PutObjectCommand({ Bucket: w.bucket, Key: "intruder.txt", Body: "x" }),
+      new ListObjectsV2Command({ Bucket: w.bucket }),
+    ])
+      expect(await refusal(() => s3.send(command as GetObjectCommand))).toBe("403 AccessDenied");
   } finally {
     s3.destroy();
   }
-  const ftp = await ftpLogin(new URL(intruder.ftpUrl));
-  try {
-    expect((await ftp.list("/")).map((f) => f.name)).not.toContain(written.ftpFile);
+  await withFtp(new URL(intruder.ftpUrl), async (ftp) => {
+    expect((await ftp.list("/")).map((f) => f.name)).not.toContain(w.ftpFile);
     // The owner's home is <root>/<login>, a sibling of the intruder's: every way up ends in its own home.
     for (const where of [
-      written.ftpFile,
-      `../${written.ftpHome}/${written.ftpFile}`,
-      `/../${written.ftpHome}/${written.ftpFile}`,
-      `/../../ftp/${written.ftpHome}/${written.ftpFile}`,
-    ]) {
-      expect(await ftpRefusal(() => ftpRead(ftp, where)), where).toBe(550);
-    }
-  } finally {
-    ftp.close();
-  }
+      w.ftpFile,
+      `../${w.ftpHome}/${w.ftpFile}`,
+      `/../${w.ftpHome}/${w.ftpFile}`,
+      `/../../ftp/${w.ftpHome}/${w.ftpFile}`,
+    ])
+      expect(await refusal(() => ftpRead(ftp, where)), where).toBe(550);
+  });
 }

@@ -179,7 +179,8 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
     expect(v2.app).toMatchObject({ id: String(named("life-b").Id), userName: "life-b" });
     for (const name of ["rot", "late"]) {
       expect(v2[name].userName).toMatch(new RegExp(`^${name}-[0-9a-f]{7}$`));
-      expect([v2[name].userName, v2[name].id]).not.toEqual(expect.arrayContaining([v1[name].userName, v1[name].id]));
+      expect(v2[name].userName).not.toBe(v1[name].userName);
+      expect(v2[name].id).not.toBe(v1[name].id);
     }
     expect(await s3SecretOf("rot")).not.toBe(key1);
     for (const u of [v1.app, v1.rot, v1.late, v1.roc]) expect(up.output).toContain(left(u));
