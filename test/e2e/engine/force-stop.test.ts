@@ -1,241 +1,387 @@
-// A force-stopped `pulumi up` of auto-named users (SIGKILL of the CLI's whole process group, as
-// a cancelled CI job or an OOM kill does), then the recovery docs/failure-modes.md "After a
-// force-stop" prescribes: `pulumi stack export | npx pulumi-storage-user pending`, `pulumi
-// cancel`, `pulumi up`. Since the recovery `up` creates the dropped resources again under new
-// generated names, the users of the killed run are on the service and in no stack: the
-// `pending` list taken before `cancel` is the only place that names them.
-//
-// The kill is driven by the server's own count, not by time: the first FAST creates are answered
-// at once (the engine records them), every later one is stored and then held. Once PARALLEL
-// creates are held, the engine's PARALLEL workers all wait on the server, so every create the
-// engine has begun and not finished has reached the server and been stored there.
-import { ChildProcess, spawnSync } from "node:child_process";
+// An interrupted `pulumi up` (test/programs/users) leaves no user on the server that the next up
+// would create again; after a force-stop, the recovery docs/failure-modes.md prescribes names the
+// users the service holds and the stack does not. The harness starts `pulumi` as the leader of a
+// process group of its own, as a shell starts a foreground job: signalling the group is Ctrl-C.
+// Observed with v3.250.0 (the pinned CLI alone runs the first five cases):
+// - one SIGINT: "cancelling": the in-flight creates are awaited and recorded; the next up creates the rest;
+// - a second SIGINT: "terminating": the in-flight creates stay as pending CREATE operations, and the
+//   next up warns and POSTs them again; the provider is told nothing of them, so the service's unique
+//   names turn the repeats into 409s, reported as [NAME_TAKEN] naming the force-stopped run;
+// - SIGKILL of the program's node process: the CLI carries on and records the started creates;
+// - SIGKILL of the CLI: the stack stays locked; after `pulumi cancel` it is a force-stop.
+// The last case, on both CLIs: SIGKILL of the CLI's whole process group (a cancelled CI job, an OOM
+// kill) mid-up of auto-named users, then `pulumi stack export | npx pulumi-storage-user pending`,
+// `pulumi cancel`, `pulumi up`: the recovery creates the dropped resources again under new
+// generated names, so the killed run's users are in no stack, and only `pending` names them.
+import { ChildProcess, execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
+import { createRequire } from "node:module";
 import * as path from "node:path";
-import { afterEach, expect, test } from "vitest";
-import { descendants } from "../../support/process-tree";
-import { formatPendingStorageUser, pendingStorageUsers } from "../../../provider/pending";
-import { startApiServer } from "../../../server/api-server";
-import { TestStack } from "../../../scripts/stack";
-import { locateCli, userPath } from "../../../scripts/toolchain";
+import { afterEach, describe, expect, test } from "vitest";
+import { ApiServer, ApiServerOptions, startApiServer } from "../../../server/api-server";
+import { installConsumer } from "../../../scripts/consumer";
+import { RunResult, TestStack } from "../../../scripts/stack";
+import { userPath } from "../../../scripts/toolchain";
+import { onNewestCli } from "../../support/cli-project";
 
-// The CLI of this file's test project (vitest.config.mts runs it on the pinned and the newest).
-const CLI_DIR = locateCli();
-
-const token = `force-stop-${randomBytes(8).toString("hex")}`;
+const token = `interrupt-token-${randomBytes(6).toString("hex")}`;
 const TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";
-const COUNT = 8;
-const PARALLEL = 4;
-/** Creates answered at once, before the server starts holding them. */
-const FAST = 2;
-/** How long a held create waits: far longer than the test needs to kill the CLI. */
-const HELD_MS = 60_000;
-
-const cleanups: Array<() => Promise<void> | void> = [];
+const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-const userNamesOf = (resources: Array<Record<string, any>>) =>
-  resources.filter((r) => r.type === TYPE).map((r) => r.inputs.userName as string);
-
-/** Checkpoint files under the file backend's `dir` (history or backups) of this stack. */
-function backendFiles(stack: TestStack, dir: "history" | "backups"): string[] {
-  const root = path.join(stack.workDir, "backend", ".pulumi", dir);
-  const out: string[] = [];
-  const walk = (d: string) => {
-    if (!fs.existsSync(d)) return;
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out.push(p);
-    }
-  };
-  walk(root);
-  return out.sort();
+const ps = (pid: number, format: string) =>
+  spawnSync("ps", ["-o", `${format}=`, "-p", String(pid)], { encoding: "utf8" }).stdout.trim();
+/** Pids of every descendant of `pid`. */
+function descendants(pid: number): number[] {
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/).map(Number));
+  const out: number[] = [];
+  const walk = (p: number) => rows.filter(([, pp]) => pp === p).forEach(([c]) => (out.push(c), walk(c)));
+  walk(pid);
+  return out;
 }
 
-test("SIGKILL of the CLI's process group mid-up of auto-named users: pending names exactly the users the service holds and the stack does not", async () => {
-  const api = await startApiServer({ token, createDelayMs: (ordinal) => (ordinal <= FAST ? 0 : HELD_MS) });
+interface Interrupted {
+  api: ApiServer;
+  stack: TestStack;
+  run: RunResult;
+  /** The CLI and the processes under it when it was interrupted: [pid, command]. */
+  tree: Array<[number, string]>;
+  /** Those still running once the run ended (then ended by pid). */
+  lingering: string[];
+}
+
+/**
+ * `pulumi up` of `count` users; once `ready(api)` holds, `act` interrupts. Then waits for the
+ * server to store every user it received, and ends any process of this run still alive, by pid.
+ */
+async function interruptedUp(
+  config: Record<string, string>,
+  server: ApiServerOptions,
+  parallel: number,
+  ready: (api: ApiServer) => boolean,
+  act: (cli: ChildProcess, tree: Array<[number, string]>) => void,
+): Promise<Interrupted> {
+  const api = await startApiServer({ token, ...server });
   const stack = await TestStack.create({
-    programDir: "test/programs/auto-users",
-    config: { "auto-users:count": String(COUNT) },
+    programDir: "test/programs/users",
+    config,
     secrets: { "storage:accessToken": token },
     env: { STORAGE_API_URL: api.url },
   });
-  cleanups.push(
-    () => api.close(),
-    () => stack.dispose(),
-  );
-
-  // --- the force-stop
+  cleanups.push(async () => {
+    await stack.dispose();
+    await api.close();
+  });
   let cli: ChildProcess | undefined;
-  let tree: number[] = [];
+  let tree: Array<[number, string]> = [];
   const poll = setInterval(() => {
-    if (!cli || tree.length > 0 || api.createsInFlight < PARALLEL) return;
-    tree = [cli.pid!, ...descendants(cli.pid!)];
-    process.kill(-cli.pid!, "SIGKILL");
+    if (!cli || tree.length > 0 || !ready(api)) return;
+    tree = [cli.pid!, ...descendants(cli.pid!)].map((p) => [p, ps(p, "args")]);
+    act(cli, tree);
   }, 20);
-  const killed = await stack.up(["--parallel", String(PARALLEL)], { onOutput: (_t, child) => void (cli ??= child) });
+  const run = await stack.up(["--parallel", String(parallel)], { onOutput: (_text, child) => void (cli ??= child) });
   clearInterval(poll);
-  expect(tree.length, `the run was killed mid-create:\n${killed.output}`).toBeGreaterThan(0);
-  expect(killed.code).not.toBe(0);
-  // Whatever escaped the group (nothing should) is ended by pid, so nothing answers late.
+  expect(tree.length, `the run was interrupted:\n${run.output}`).toBeGreaterThan(0);
+  expect(run.code).not.toBe(0);
+  // The server stores each user it received when its answer is due, client or not.
+  for (let i = 0; i < 100 && api.users.length < api.requests.length; i++) await new Promise((r) => setTimeout(r, 100));
   const lingering = tree
-    .map(
-      (p) =>
-        [p, spawnSync("ps", ["-o", "stat=,pgid=,args=", "-p", String(p)], { encoding: "utf8" }).stdout.trim()] as const,
-    )
-    .filter(([, ps]) => ps !== "" && !ps.startsWith("Z"));
-  for (const [p] of lingering) {
-    try {
-      process.kill(p, "SIGKILL");
-    } catch (err) {
-      // It ended between `ps` and here, as the rest of the group did.
-      if ((err as NodeJS.ErrnoException).code !== "ESRCH") throw err;
-    }
+    .filter(([p]) => !/^(Z|$)/.test(ps(p, "stat")))
+    .map(([p, c]) => {
+      try {
+        process.kill(p, "SIGKILL");
+      } catch (err) {
+        // It ended between `ps` and here, as the rest did.
+        if ((err as NodeJS.ErrnoException).code !== "ESRCH") throw err;
+      }
+      return c;
+    });
+  return { api, stack, run, tree, lingering };
+}
+
+const checkpoint = (stack: TestStack) => {
+  const latest = stack.checkpoint();
+  return {
+    resources: (latest.resources ?? []).filter((r) => r.type === TYPE),
+    pending: latest.pending_operations ?? [],
+  };
+};
+const idsInState = (stack: TestStack) =>
+  checkpoint(stack)
+    .resources.map((r) => [r.urn.split("::").pop(), r.id])
+    .sort();
+const idsOnServer = (api: ApiServer) => api.users.map((u) => [u.Name, String(u.Id)]).sort();
+
+describe.skipIf(onNewestCli)("an interrupted up of six named users, three at a time, each answer taking 3 s", () => {
+  const COUNT = 6;
+  const PARALLEL = 3;
+  const interrupt = (prefix: string, act: Parameters<typeof interruptedUp>[4]) =>
+    interruptedUp(
+      { "users:prefix": prefix, "users:count": String(COUNT) },
+      { latencyMs: 3000 },
+      PARALLEL,
+      (api) => api.requests.length >= PARALLEL,
+      act,
+    );
+  /** The next up, at normal speed: which names it POSTed, and which of those the server had before. */
+  async function nextUp(i: Interrupted) {
+    i.api.setLatency(0);
+    const existed = i.api.users.map((u) => u.Name);
+    const from = i.api.requests.length;
+    const run = await i.stack.up();
+    const posted = i.api.requests.slice(from).map((r) => JSON.parse(r.body).UserName as string);
+    const names = i.api.users.map((u) => u.Name);
+    expect(new Set(names).size, `a user on the server twice: ${names.join(", ")}`).toBe(names.length);
+    return { run, posted, again: posted.filter((n) => existed.includes(n)) };
   }
+  /** The safe outcome: nothing POSTed again, the next up completes, every user in state under its Id. */
+  async function expectSafe(i: Interrupted) {
+    const next = await nextUp(i);
+    expect(next.again, `the next up POSTed users the interrupted run had created:\n${next.run.output}`).toEqual([]);
+    expect(next.run.code, next.run.output).toBe(0);
+    expect(i.api.users).toHaveLength(COUNT);
+    expect(checkpoint(i.stack).pending).toEqual([]);
+    expect(idsInState(i.stack)).toEqual(idsOnServer(i.api));
+    return next;
+  }
+  /** After a force-stop: a warning, the pending creates POSTed again, the service's 409s naming the force-stopped run. */
+  async function expectForceStopOutcome(i: Interrupted) {
+    const next = await nextUp(i);
+    expect(next.run.output).toContain("pending operations from previous deployment");
+    if (next.again.length === 0) return;
+    expect(next.run.code).not.toBe(0);
+    expect(next.run.output).toContain("[NAME_TAKEN]");
+    expect(next.run.output).toContain("force-stopped");
+  }
+
+  test("one SIGINT: in-flight creates are awaited and recorded; the next up creates only the rest", async () => {
+    const i = await interrupt("sigint", (cli) => cli.kill("SIGINT"));
+    expect(i.run.output).toContain("^C received; cancelling");
+    expect(i.run.output).toContain("update canceled");
+    expect(checkpoint(i.stack).pending).toEqual([]);
+    // Every user the server made is in state under its Id; nothing else is.
+    expect(i.api.users.length).toBeGreaterThanOrEqual(PARALLEL);
+    expect(i.api.users.length).toBeLessThan(COUNT);
+    expect(idsInState(i.stack)).toEqual(idsOnServer(i.api));
+    const made = i.api.users.length;
+    expect((await expectSafe(i)).posted).toHaveLength(COUNT - made);
+    expect(i.lingering).toEqual([]);
+  });
+
+  test("Ctrl-C in a terminal (SIGINT to the CLI's whole process group): the same as one SIGINT", async () => {
+    const i = await interrupt("ctrlc", (cli) => process.kill(-cli.pid!, "SIGINT"));
+    expect(i.run.output, "one Ctrl-C must cancel, not terminate").not.toContain("^C received; terminating");
+    expect(i.run.output).toContain("^C received; cancelling");
+    expect(checkpoint(i.stack).pending, "one Ctrl-C must leave no pending create").toEqual([]);
+    await expectSafe(i);
+  });
+
+  test("a second SIGINT terminates the CLI: the in-flight creates are left pending; the next up warns, and the repeats are refused as NAME_TAKEN", async () => {
+    const i = await interrupt("twice", (cli) => {
+      cli.kill("SIGINT");
+      setTimeout(() => cli.kill("SIGINT"), 300);
+    });
+    expect(i.run.output).toContain("^C received; terminating");
+    const after = checkpoint(i.stack);
+    expect(after.pending.map((p) => p.type)).toEqual(Array(after.pending.length).fill("creating"));
+    expect(after.pending.map((p) => p.resource.urn.split("::").pop()).sort()).toEqual(
+      i.api.users.map((u) => u.Name).sort(),
+    );
+    expect(after.resources).toHaveLength(0);
+    await expectForceStopOutcome(i);
+  });
+
+  test("SIGKILL of the program's process: the CLI finishes the started creates and records them", async () => {
+    const i = await interrupt("killed", (_cli, tree) =>
+      process.kill(tree.find(([, c]) => c.includes("cmd/run/index.js"))![0], "SIGKILL"),
+    );
+    expect(checkpoint(i.stack).pending).toEqual([]);
+    expect(idsInState(i.stack)).toEqual(idsOnServer(i.api));
+    await expectSafe(i);
+  });
+
+  test("SIGKILL of the CLI: the language host and the plugin outlive it; the stack stays locked, the next up sends nothing; after `pulumi cancel` it is a force-stop", async () => {
+    const i = await interrupt("clikill", (cli) => cli.kill("SIGKILL"));
+    const left = `left running afterwards: ${i.lingering.join(" | ") || "none"}`;
+    expect(
+      i.lingering.some((c) => /pulumi-language-nodejs|language-host\/main\.js/.test(c)),
+      left,
+    ).toBe(true);
+    expect(
+      i.lingering.some((c) => c.includes("cmd/dynamic-provider")),
+      left,
+    ).toBe(true);
+    const made = i.api.users.length;
+    const locked = await nextUp(i);
+    expect(locked.run.output).toContain("the stack is currently locked");
+    expect([locked.run.code !== 0, locked.posted, i.api.users.length]).toEqual([true, [], made]);
+    expect((await i.stack.run(["cancel", "--yes"])).code).toBe(0);
+    await expectForceStopOutcome(i);
+  });
+});
+
+test("SIGKILL of the CLI's process group mid-up of auto-named users: pending names exactly the users the service holds and the stack does not", async () => {
+  // The kill follows the server's count, not time: the first FAST creates are answered at once,
+  // every later one is stored, then held. Once PARALLEL are held, each create the engine has begun
+  // and not finished has reached the server and been stored there.
+  const [COUNT, PARALLEL, FAST] = [8, 4, 2];
+  const held = { createDelayMs: (ordinal: number) => (ordinal <= FAST ? 0 : 60_000) };
+  const i = await interruptedUp(
+    { "users:prefix": "auto", "users:count": String(COUNT), "users:auto": "true" },
+    held,
+    PARALLEL,
+    (api) => api.createsInFlight >= PARALLEL,
+    (cli) => process.kill(-cli.pid!, "SIGKILL"),
+  );
+  const { api, stack } = i;
   const onService = api.users.map((u) => u.Name);
   expect(api.createsInFlight, "the held creates were never answered").toBe(PARALLEL);
   expect(onService).toHaveLength(FAST + PARALLEL);
+  // The installed package, as the recovery's `npx pulumi-storage-user pending` runs it.
+  const { pendingStorageUsers, formatPendingStorageUser } = createRequire(
+    path.join(installConsumer(), "node_modules", "x.js"),
+  )("pulumi-storage-user/automation");
+  const npxEnv = {
+    ...process.env,
+    PATH: userPath(),
+    npm_config_loglevel: "error",
+    npm_config_update_notifier: "false",
+  };
+  const pending = (args: string[], input?: string) =>
+    spawnSync("npx", ["--no-install", "pulumi-storage-user", "pending", ...args], {
+      cwd: stack.programDir,
+      input,
+      encoding: "utf8",
+      env: npxEnv,
+    });
+  const names = (out: string) =>
+    out
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => l.split("\t"));
+  const userNames = (resources?: Array<Record<string, any>>) =>
+    (resources ?? []).filter((r) => r.type === TYPE).map((r) => r.inputs.userName as string);
 
-  // --- step 1 of the recovery: the export, piped to the installed bin
+  // Step 1 of the recovery: the export, piped to the installed bin.
   const exportText = (await stack.must(["stack", "export"])).stdout;
   const exported = JSON.parse(exportText);
-  const inStack = userNamesOf(exported.deployment.resources ?? []);
-  const bin = spawnSync("npx", ["--no-install", "pulumi-storage-user", "pending"], {
-    cwd: stack.programDir,
-    input: exportText,
-    encoding: "utf8",
-    env: { ...process.env, PATH: userPath(), npm_config_loglevel: "error", npm_config_update_notifier: "false" },
-  });
+  const inStack = userNames(exported.deployment.resources);
+  const bin = pending([], exportText);
   const printed = bin.stdout.trim().split("\n").filter(Boolean);
-  const pendingNames = printed.map((l) => l.split("\t")[0]);
-  const seen = `killed with ${api.createsInFlight} creates held; service: ${onService.join(" ")}; stack: ${inStack.join(" ") || "-"}; outside the killed group ${tree[0]}: ${lingering.map(([p, ps]) => `${p} ${ps}`).join(" | ") || "nothing"}\npending:\n${bin.stdout}${bin.stderr}`;
+  const pendingNames = names(bin.stdout)
+    .map((r) => r[0])
+    .sort();
+  const seen = `service: ${onService.join(" ")}; stack: ${inStack.join(" ") || "-"}; lingering: ${i.lingering.join(" | ") || "none"}\npending:\n${bin.stdout}${bin.stderr}`;
   expect(bin.status, seen).toBe(1);
   expect(printed, seen).toEqual(pendingStorageUsers(exported).map(formatPendingStorageUser));
   for (const l of printed)
     expect(l).toMatch(
-      /^auto-\d-[0-9a-f]+\tdefault connection \(storage:baseUrl\)\turn:pulumi:.*::auto-users::pulumi-nodejs:dynamic\/storage:StorageUser::auto-\d\tunaccounted$/,
+      /^auto-\d-[0-9a-f]+\tdefault connection \(storage:baseUrl\)\turn:pulumi:.*::users::pulumi-nodejs:dynamic\/storage:StorageUser::auto-\d\tunaccounted$/,
     );
-  // The precise claim: pending == service − stack, as sets. Every user the service holds that the
-  // stack does not must be named (⊇: the completeness the issue is about). And nothing else is
-  // (⊆): a pending create is one the engine began and did not finish; at the kill all PARALLEL
-  // workers were waiting on held creates, so each begun create had reached the server (which
-  // stores a user before holding the answer), and a recorded create has no pending operation.
-  // The FAST creates were answered: whether the engine recorded them before the kill varies, and
-  // they are in exactly one of `stack` and `pending` either way.
+  // pending == service − stack, as sets. ⊇: every user the service holds that the stack does not is
+  // named. ⊆: at the kill all PARALLEL workers waited on held creates, so each begun create had
+  // reached the server, and a recorded create has no pending operation. The FAST creates, answered,
+  // are in exactly one of the two, whether the engine recorded them before the kill or not.
   const serviceMinusStack = onService.filter((n) => !inStack.includes(n));
-  expect([...pendingNames].sort(), seen).toEqual([...serviceMinusStack].sort());
+  expect(pendingNames, seen).toEqual([...serviceMinusStack].sort());
   expect(serviceMinusStack.length).toBeGreaterThanOrEqual(PARALLEL);
-  // No secret in what was printed: the token and every credential the service handed out.
-  const said = bin.stdout + bin.stderr;
-  expect(said).not.toContain(token);
-  for (const u of api.users)
-    for (const s of [u.Password, u.S3Connection.SecretKey, u.SwiftApiConnection.Password, u.FtpConnection.Password])
-      expect(said).not.toContain(s);
+  // No secret in what it printed: the token and every credential the service handed out.
+  for (const s of [
+    token,
+    ...api.users.flatMap((u) => [
+      u.Password,
+      u.S3Connection.SecretKey,
+      u.SwiftApiConnection.Password,
+      u.FtpConnection.Password,
+    ]),
+  ])
+    expect(bin.stdout + bin.stderr).not.toContain(s);
 
-  // --- step 2: the file backend keeps the killed run's lock; `pulumi cancel` removes it
+  // Step 2: the file backend keeps the killed run's lock; `pulumi cancel` removes it.
   const locked = await stack.up();
-  expect(locked.code, locked.output).not.toBe(0);
   expect(locked.output).toMatch(/locked|currently being updated|conflict/i);
   expect(api.createAttempts, "a refused up sends nothing").toBe(FAST + PARALLEL);
   await stack.must(["cancel", "--yes"]);
 
-  // --- step 3: the recovery up. The engine drops the pending creates and creates those
-  // resources again under new generated names: the killed run's users stay on the service.
+  // Step 3: the recovery up drops the pending creates and creates those resources again under new
+  // generated names; its warning names URNs only, never the users the killed run left behind.
   api.setCreateDelay(0);
   const recovery = await stack.up();
   expect(recovery.code, recovery.output).toBe(0);
   expect(recovery.output).toContain("pending operations from previous deployment");
-  // The engine's warning names URNs only, never the users it leaves behind.
   for (const n of pendingNames) expect(recovery.output).not.toContain(n);
-  const after = userNamesOf((await stack.exportState()).deployment.resources ?? []);
+  const after = userNames((await stack.exportState()).deployment.resources);
   expect(after).toHaveLength(COUNT);
   const all = api.users.map((u) => u.Name);
   expect(new Set(all).size, `a name created twice: ${all.join(" ")}`).toBe(all.length);
-  const orphans = all.filter((n) => !after.includes(n));
-  // What the service holds and the stack does not is exactly what `pending` printed before.
-  expect(orphans.sort()).toEqual([...pendingNames].sort());
+  expect(all.filter((n) => !after.includes(n)).sort()).toEqual(pendingNames);
 
-  // --- a later up has nothing to do and sends nothing
-  const before = api.requests.length;
+  // A later up sends nothing. The CLI keeps the dropped creates in pending_operations (both CLIs,
+  // warning on every up until a refresh clears them): `pending` still names them.
+  const requests = api.requests.length;
   const quiet = await stack.up();
   expect(quiet.code, quiet.output).toBe(0);
-  expect(api.requests.length - before).toBe(0);
-  // The CLI keeps the dropped creates in the state's pending_operations after the recovery up
-  // (it warns on every up until a refresh clears them), v3.250.0 and v3.274.1 alike: `pending`
-  // still names them.
-  const settled = await stack.exportState();
   expect(
-    pendingStorageUsers(settled)
-      .map((p) => p.userName)
+    pendingStorageUsers(await stack.exportState())
+      .map((p: { userName: string }) => p.userName)
       .sort(),
-  ).toEqual([...pendingNames].sort());
+  ).toEqual(pendingNames);
   // `refresh --clear-pending-creates` (what the warning suggests) drops them without a word.
   const refreshed = await stack.refresh(["--clear-pending-creates"]);
   expect(refreshed.code, refreshed.output).toBe(0);
-  expect(api.requests.length - before).toBe(0);
   for (const n of pendingNames) expect(refreshed.output).not.toContain(n);
   expect(pendingStorageUsers(await stack.exportState())).toEqual([]);
+  expect(api.requests.length).toBe(requests);
 
-  // --- once a refresh cleared them: the killed run's pending creates survive in the file
-  // backend's backups and history, a copy of the checkpoint per finished update, where
-  // `pending <file>` reads them (docs/failure-modes.md).
-  const fromFiles = (dir: "history" | "backups") =>
-    backendFiles(stack, dir).map((f) => {
-      const r = spawnSync("npx", ["--no-install", "pulumi-storage-user", "pending", f], {
-        cwd: stack.programDir,
-        encoding: "utf8",
-        env: { ...process.env, PATH: userPath(), npm_config_loglevel: "error", npm_config_update_notifier: "false" },
-      });
-      return {
-        file: path.relative(path.join(stack.workDir, "backend"), f),
-        status: r.status,
-        names: r.stdout
-          .trim()
-          .split("\n")
-          .filter(Boolean)
-          .map((l) => l.split("\t")[0]),
-      };
-    });
-  const backups = fromFiles("backups");
-  const history = fromFiles("history");
-  const read = `CLI ${CLI_DIR}, pending ${pendingNames.join(" ")}\nbackups:\n${backups.map((b) => `${b.file} ${b.status} ${b.names.join(" ")}`).join("\n")}\nhistory:\n${history.map((b) => `${b.file} ${b.status} ${b.names.join(" ")}`).join("\n")}`;
-  const holds = (files: typeof backups) =>
-    files.some((b) => b.status === 1 && [...b.names].sort().join() === [...pendingNames].sort().join());
-  expect(holds(backups), `a backup holds the killed run's pending creates:\n${read}`).toBe(true);
-  expect(holds(history), `a history checkpoint holds the killed run's pending creates:\n${read}`).toBe(true);
-
-  // --- the docs' command over the stack and all of its history: each user once, however many
-  // checkpoints hold it; with the list kept at step 1 (dealt with on the service), none is
-  // unaccounted and the exit status is 0.
-  const historyFiles = backendFiles(stack, "history").filter((f) => f.endsWith(".checkpoint.json"));
-  const current = await stack.exportState();
+  // Then the killed run's pending creates survive in the file backend's backups and history, a
+  // copy of the checkpoint per finished update, where `pending <file>` reads them.
+  const filesIn = (dir: string) => {
+    const root = path.join(stack.workDir, "backend", ".pulumi", dir);
+    return fs.existsSync(root)
+      ? fs
+          .readdirSync(root, { recursive: true, encoding: "utf8" })
+          .map((f) => path.join(root, f))
+          .filter((f) => fs.statSync(f).isFile())
+          .sort()
+      : [];
+  };
+  for (const dir of ["backups", "history"]) {
+    const read = filesIn(dir).map((f) => ({ f, r: pending([f]) }));
+    const holds = read.some(
+      ({ r }) =>
+        r.status === 1 &&
+        names(r.stdout)
+          .map((x) => x[0])
+          .sort()
+          .join() === pendingNames.join(),
+    );
+    expect(
+      holds,
+      `a ${dir} file holds the killed run's pending creates:\n${read.map(({ f, r }) => `${f} ${r.status} ${r.stdout}`).join("\n")}`,
+    ).toBe(true);
+  }
+  // The docs' sweep over the stack and all of its history names each user once; with the list
+  // kept at step 1 (dealt with on the service), none is unaccounted and the exit status is 0.
+  const current = JSON.stringify(await stack.exportState());
+  const historyFiles = filesIn("history").filter((f) => f.endsWith(".checkpoint.json"));
+  const open = pending(["-", ...historyFiles], current);
+  expect(open.status, open.stderr).toBe(1);
+  expect(
+    names(open.stdout)
+      .map((r) => r[0])
+      .sort(),
+  ).toEqual(pendingNames);
+  expect(new Set(names(open.stdout).map((r) => r[3]))).toEqual(new Set(["unaccounted"]));
   const kept = path.join(stack.workDir, "pending-kept.txt");
   fs.writeFileSync(kept, bin.stdout);
-  const sweep = (extra: string[]) =>
-    spawnSync("npx", ["--no-install", "pulumi-storage-user", "pending", ...extra, "-", ...historyFiles], {
-      cwd: stack.programDir,
-      input: JSON.stringify(current),
-      encoding: "utf8",
-      env: { ...process.env, PATH: userPath(), npm_config_loglevel: "error", npm_config_update_notifier: "false" },
-    });
-  const open = sweep([]);
-  const openRows = open.stdout
-    .trim()
-    .split("\n")
-    .map((l) => l.split("\t"));
-  expect(open.status, open.stderr).toBe(1);
-  expect(openRows.map((r) => r[0]).sort()).toEqual([...pendingNames].sort());
-  expect(new Set(openRows.map((r) => r[3]))).toEqual(new Set(["unaccounted"]));
-  const done = sweep(["--dealt-with", kept]);
+  const done = pending(["--dealt-with", kept, "-", ...historyFiles], current);
   expect(done.status, done.stderr).toBe(0);
-  expect(
-    done.stdout
-      .trim()
-      .split("\n")
-      .map((l) => l.split("\t")[3]),
-  ).toEqual(pendingNames.map(() => "dealt with"));
+  expect(names(done.stdout).map((r) => r[3])).toEqual(pendingNames.map(() => "dealt with"));
 });
