@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../server/api-server";
 import { TestStack } from "../../scripts/stack";
+import { ok } from "../support/cli-project";
 
 const [tokenA, tokenB] = ["connections-token-a-3f9c1d", "connections-token-b-8e2a7b"];
 let a: ApiServer;
@@ -54,8 +55,7 @@ test("an unknown connection name fails preview naming the keys to set", async ()
 test("up creates each user on its own service with its own token; tokens are no resource input", async () => {
   await stack.must(["config", "set", "--secret", "storage:accessToken"], { input: tokenA });
   await stack.must(["config", "set", "--path", "--secret", "storage:connections.eu.accessToken"], { input: tokenB });
-  const r = await stack.up();
-  expect(r.code, r.output).toBe(0);
+  ok(await stack.up());
   expect([a.users.map((u) => u.Name), b.users.map((u) => u.Name)]).toEqual([["c-home"], ["c-eu"]]);
   // Each server accepts only its own token: both creates were authorized.
   expect([...a.requests, ...b.requests].map((q) => [q.status, q.authorized])).toEqual([
@@ -75,12 +75,10 @@ test("up creates each user on its own service with its own token; tokens are no 
 test("a connection now pointing at another service: preview and up warn naming the user and both services; nothing created or forgotten", async () => {
   await setEuUrl(a.url);
   const warning = `StorageUser 'c-eu' (id ${b.users[0].Id}) lives on ${href(b.url)}, but connection 'eu' now points at ${href(a.url)}`;
-  const pv = await stack.preview();
-  expect(pv.code, pv.output).toBe(0);
+  const pv = ok(await stack.preview());
   expect(pv.output).toContain(warning);
   expect(pv.output).toMatch(/3 unchanged/);
-  const up = await stack.up();
-  expect(up.code, up.output).toBe(0);
+  const up = ok(await stack.up());
   expect(up.output).toContain(warning);
   expect(up.output).toMatch(
     /`pulumi up --replace 'urn:pulumi:[^']+::pulumi-nodejs:dynamic\/storage:StorageUser::[^']+'`/,
@@ -95,17 +93,15 @@ test("the same service under a new address: STORAGE_SERVICE_NEW_ADDRESS=<it> pul
   const pv = await stack.preview();
   expect(pv.output).toContain(`now points at ${href(renamed)}`);
   expect(pv.output).toContain(`STORAGE_SERVICE_NEW_ADDRESS=${href(renamed)} pulumi up`);
-  expect((await stack.refresh()).code).toBe(0);
+  ok(await stack.refresh());
   expect((await outputs()).eu.baseUrl).toBe(href(b.url));
-  const moved = await stack.up([], { env: { STORAGE_SERVICE_NEW_ADDRESS: renamed } });
-  expect(moved.code, moved.output).toBe(0);
+  const moved = ok(await stack.up([], { env: { STORAGE_SERVICE_NEW_ADDRESS: renamed } }));
   expect(moved.output).toContain(
     `StorageUser 'c-eu' (id ${b.users[0].Id}) is recorded on ${href(renamed)}, where connection 'eu' points, instead of ${href(b.url)}`,
   );
   expect((await outputs()).eu).toEqual(expect.objectContaining({ id: String(b.users[0].Id), baseUrl: href(renamed) }));
   // Pointing where the user is recorded ends the warning.
-  const after = await stack.preview();
-  expect(after.code, after.output).toBe(0);
+  const after = ok(await stack.preview());
   expect(after.output).not.toContain("lives on");
   expect(posts()).toBe(2);
 });
@@ -114,16 +110,14 @@ test("changing a user's connection never moves it: same service, the new name is
   // 'home' to connection 'alias_a', another name for service A: an update with no API call.
   await stack.must(["config", "set", "--path", "storage:connections.alias_a.baseUrl", a.url]);
   await setUsers([{ ...home, connection: "alias_a" }, eu]);
-  const same = await stack.up();
-  expect(same.code, same.output).toBe(0);
+  const same = ok(await stack.up());
   expect(same.output).not.toContain("lives on");
   expect((await outputs()).home).toEqual(
     expect.objectContaining({ id: String(a.users[0].Id), baseUrl: href(a.url), connection: "alias_a" }),
   );
   // 'home' to connection 'eu' (service B): it stays on A, said at up (the same check runs at preview).
   await setUsers([{ ...home, connection: "eu" }, eu]);
-  const r = await stack.up();
-  expect(r.code, r.output).toBe(0);
+  const r = ok(await stack.up());
   expect(r.output).toContain(
     `StorageUser 'c-home' (id ${a.users[0].Id}) lives on ${href(a.url)}; its connection changes from connection 'alias_a' to connection 'eu'`,
   );
@@ -135,8 +129,7 @@ test("changing a user's connection never moves it: same service, the new name is
 
 test("environment fallbacks per name: STORAGE_API_URL_<NAME>, STORAGE_ACCESS_TOKEN_<NAME>", async () => {
   await setUsers([{ ...home, connection: "eu" }, eu, { name: "ci", userName: "c-ci", connection: "ci" }]);
-  const r = await stack.up([], { env: { STORAGE_API_URL_CI: b.url, STORAGE_ACCESS_TOKEN_CI: tokenB } });
-  expect(r.code, r.output).toBe(0);
+  ok(await stack.up([], { env: { STORAGE_API_URL_CI: b.url, STORAGE_ACCESS_TOKEN_CI: tokenB } }));
   expect(b.users.map((u) => u.Name)).toEqual(["c-eu", "c-ci"]);
   expect((await outputs()).ci).toEqual(expect.objectContaining({ baseUrl: href(b.url), connection: "ci" }));
 });

@@ -12,6 +12,7 @@ import { ApiServer, startApiServer } from "../../server/api-server";
 import { installConsumer } from "../../scripts/consumer";
 import { repoRoot, TestStack } from "../../scripts/stack";
 import { secretsOf } from "../support/secrets";
+import { ok } from "../support/cli-project";
 
 const token = "examples-token-7f3a9c";
 const examples = path.join(repoRoot, "examples");
@@ -53,8 +54,7 @@ test("basic: up creates one user, its provider in state one require; the credent
     env: withApi(),
   });
   try {
-    const up = await stack.up();
-    expect(up.code, up.output).toBe(0);
+    ok(await stack.up());
     const created = api.users.find((u) => u.Name === "basic-user")!;
     const [user] = await stack.resources();
     for (const where of ["inputs", "outputs"] as const) {
@@ -116,8 +116,7 @@ test("the README's first snippet as a program; app-config reads its `credentials
     },
   });
   try {
-    const up = await users.up();
-    expect(up.code, up.output).toBe(0);
+    ok(await users.up());
     expect(api.users.at(-1)!.Name).toMatch(/^app-[0-9a-f]{7}$/);
     const out = await users.outputs(true);
     expect(out.userId).toBe(api.users.at(-1)!.Id);
@@ -126,11 +125,9 @@ test("the README's first snippet as a program; app-config reads its `credentials
 
     // Preview renders but must not write. Under --debug the SDK prints what the StackReference read,
     // secrets in plain text; the example cuts those dumps (redactResponseDumps).
-    const preview = await app.preview(["--debug"]);
-    expect(preview.code, preview.output).toBe(0);
+    const preview = ok(await app.preview(["--debug"]));
     expect(fs.existsSync(path.dirname(envFile))).toBe(false);
-    const appUp = await app.up(["--debug"]);
-    expect(appUp.code, appUp.output).toBe(0);
+    const appUp = ok(await app.up(["--debug"]));
     for (const r of [preview, appUp]) {
       expect(r.output).toMatch(/ReadResource RPC finished: [^\n]*resp: \[omitted: holds secret values\]/);
       for (const v of credentials()) expect(r.output.includes(v), "a credential in --debug output").toBe(false);
@@ -146,7 +143,7 @@ test("the README's first snippet as a program; app-config reads its `credentials
 
     const secretFile = path.join(tmp, "conf", "app-secret.yaml");
     await app.setConfig({ "app-config:format": "k8s-secret", "app-config:file": secretFile });
-    expect((await app.up()).code).toBe(0);
+    ok(await app.up());
     const manifest = fs.readFileSync(secretFile, "utf8");
     expect(fs.statSync(secretFile).mode & 0o777).toBe(0o600);
     expect(manifest).toContain("kind: Secret\nmetadata:\n  name: app-storage\n");
@@ -160,7 +157,7 @@ test("the README's first snippet as a program; app-config reads its `credentials
     for (const v of credentials())
       expect(appText.includes(v), "a credential in plain text in the app stack").toBe(false);
     // The file is the application's (examples/app-config/README.md): destroy leaves it.
-    expect((await app.destroy()).code).toBe(0);
+    ok(await app.destroy());
     expect(fs.readFileSync(secretFile, "utf8")).toBe(manifest);
   } finally {
     await app.dispose();

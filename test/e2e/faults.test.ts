@@ -20,6 +20,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../server/api-server";
 import { RunResult, TestStack } from "../../scripts/stack";
+import { ok } from "../support/cli-project";
 
 const token = `fault-token-${randomBytes(8).toString("hex")}`;
 const TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";
@@ -249,14 +250,12 @@ describe("sent without a verdict, or answered unusably: recorded, never POSTed a
     expect(api.createAttempts).toBe(1);
     await expectRecorded(run, api, "OUTCOME_UNKNOWN", 0, true);
     const urn = run.resource!.urn as string;
-    const replaced = await stack.up(["--replace", urn], { env: { STORAGE_API_URL: api.url } });
-    expect(replaced.code, replaced.output).toBe(0);
+    ok(await stack.up(["--replace", urn], { env: { STORAGE_API_URL: api.url } }));
     expect(api.createAttempts).toBe(2);
     expect(named(api, "guided-0")).toHaveLength(1);
     const now = await stateOf("guided");
     expect([now?.id, now?.outputs.__failure]).toEqual([String(api.users[0].Id), undefined]);
-    const del = await stack.run(["state", "delete", urn, "--yes"]);
-    expect(del.code, del.output).toBe(0);
+    ok(await stack.run(["state", "delete", urn, "--yes"]));
     expect(await stateOf("guided")).toBeUndefined();
     expect(api.createAttempts).toBe(2);
   });

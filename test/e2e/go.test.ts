@@ -13,6 +13,7 @@ import { ApiServer, startApiServer } from "../../server/api-server";
 import { installConsumer } from "../../scripts/consumer";
 import { builtCli, nodeBinDir, pins, repoRoot } from "../../scripts/toolchain";
 import { filesUnder, hits, secretsOf, withEncodings } from "../support/secrets";
+import { ok } from "../support/cli-project";
 
 const token = "go-example-token-" + Math.random().toString(36).slice(2, 12);
 const typeToken = "storage-user:index:StorageUser";
@@ -137,18 +138,18 @@ describe("examples/go, as its README says", () => {
     expect(execFileSync("pulumi", ["version"], { env, encoding: "utf8" }).trim()).toBe("v3.274.1");
     const dirs = env.PATH!.split(path.delimiter).filter((d) => fs.existsSync(d));
     expect(dirs.flatMap((d) => fs.readdirSync(d).filter((f) => f.startsWith("pulumi-language-")))).toEqual([]);
-    const r = await sh(blocks()[0]);
-    expect(r.code, r.output).toBe(0);
+    const r = ok(await sh(blocks()[0]));
     expect(r.output).toMatch(/\+\s+storage-user:index:StorageUser storage create/);
     expect(api.requests).toHaveLength(0);
   });
 
   test("onboard, again, rotate, offboard: one user per tenant, envs handed over, 0 requests when nothing changes, users left named, no secret kept in clear", async () => {
-    const r = await sh(
-      `export STORAGE_USER_PLUGIN_DIR="$PWD/examples/go/plugins/node_modules/pulumi-storage-user/bin" PULUMI_BACKEND_URL="file://$PWD/examples/go/state"\n${blocks()[1]}`,
-      { STORAGE_ACCESS_TOKEN: token },
+    const r = ok(
+      await sh(
+        `export STORAGE_USER_PLUGIN_DIR="$PWD/examples/go/plugins/node_modules/pulumi-storage-user/bin" PULUMI_BACKEND_URL="file://$PWD/examples/go/state"\n${blocks()[1]}`,
+        { STORAGE_ACCESS_TOKEN: token },
+      ),
     );
-    expect(r.code, r.output).toBe(0);
     // 2 onboarded, 0 for the second onboard, 1 for the rotation: the API only creates.
     expect(api.requests.map((q) => [q.method, q.authorized])).toEqual(Array(3).fill(["POST", true]));
     const [acme, globex, rotated] = api.users;

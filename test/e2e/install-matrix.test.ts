@@ -15,6 +15,7 @@ import { repoRoot, TestStack } from "../../scripts/stack";
 import { nodeBinDir, packageManagerBinDir } from "../../scripts/toolchain";
 import { CellResult, cells, matrixRows, readmeRows, resultsFileVariable } from "../../scripts/install-matrix";
 import { hits, secretsOf, withEncodings } from "../support/secrets";
+import { ok } from "../support/cli-project";
 
 const token = `matrix-token-${Date.now().toString(36)}`;
 let tmp: string;
@@ -97,14 +98,11 @@ describe.concurrent("install matrix", () => {
       try {
         const cliReported = (await stack.must(["version"])).stdout.trim();
         expect(cliReported).toBe(cell.cli);
-        const preview = await stack.preview();
-        expect(preview.code, preview.output).toBe(0);
+        ok(await stack.preview());
         expect(api.requests.length, "preview sends no request").toBe(0);
         await stack.must(["config", "set", "--secret", "storage:accessToken"], { input: token });
-        const up = await stack.up();
-        expect(up.code, up.output).toBe(0);
-        const again = await stack.up(["--debug"]);
-        expect(again.code, again.output).toBe(0);
+        const up = ok(await stack.up());
+        const again = ok(await stack.up(["--debug"]));
         expect(api.requests.length, "up sends one POST, the second none").toBe(1);
         // The SDK's debug dump of registration answers is cut (provider/program/debug-redaction.ts):
         // this fails loudly if an SDK in the supported range changes that log line.

@@ -24,6 +24,7 @@ import {
   Written,
 } from "../support/real-clients";
 import { hits, secretsOf, withEncodings } from "../support/secrets";
+import { ok } from "../support/cli-project";
 
 const exec = promisify(execFile);
 const token = `real-credentials-${Date.now().toString(36)}`;
@@ -130,13 +131,13 @@ test("Swift: `env` is the user's Keystone login; python-swiftclient and rclone p
   }
   const body = `swift object of ${Date.now()}\n`;
   fs.writeFileSync(path.join(work, "hello.txt"), body);
-  expect((await swift(["upload", "app-container", "hello.txt"], app)).code).toBe(0);
+  ok(await swift(["upload", "app-container", "hello.txt"], app));
   const stat = await swift(["stat", "app-container"], app);
   expect(stat.output).toMatch(/Objects: 1/);
   expect(stat.output).toContain(`Account: AUTH_${app.OS_PROJECT_ID}`);
   expect((await swift(["download", "app-container", "hello.txt", "-o", "-"], app)).output).toBe(body);
   fs.writeFileSync(path.join(work, "r.txt"), "over rclone\n");
-  expect((await rclone(["copyto", "r.txt", "s:backup-container/r.txt"], backup)).code).toBe(0);
+  ok(await rclone(["copyto", "r.txt", "s:backup-container/r.txt"], backup));
   expect((await rclone(["cat", "s:backup-container/r.txt"], backup)).output).toBe("over rclone\n");
   const wrong = { ...app, OS_PASSWORD: `${app.OS_PASSWORD}x` };
   const refused = [
@@ -158,7 +159,7 @@ test("rotation of an auto-named user (from-config's rotate, a replacementTrigger
   const before = api.users.length;
   const oldWritten = await expectCredentialsWork(old);
   fs.writeFileSync(path.join(work, "rot.txt"), "before rotation\n");
-  expect((await swift(["upload", "rot-container", "rot.txt"], old.env)).code).toBe(0);
+  ok(await swift(["upload", "rot-container", "rot.txt"], old.env));
   const rotated = (await deploy("2")).rot;
   expect(api.users.length).toBe(before + 1); // one new user, once
   expect(rotated.userName).toMatch(/^rot-[0-9a-f]{7}$/);
@@ -166,7 +167,7 @@ test("rotation of an auto-named user (from-config's rotate, a replacementTrigger
   fields(rotated).forEach((v, i) => expect(v).not.toBe(fields(old)[i]));
   await expectCredentialsWork(rotated);
   fs.writeFileSync(path.join(work, "rot.txt"), "after rotation\n");
-  expect((await swift(["upload", "rot-container", "rot.txt"], rotated.env)).code).toBe(0);
+  ok(await swift(["upload", "rot-container", "rot.txt"], rotated.env));
   expect((await swift(["download", "rot-container", "rot.txt", "-o", "-"], rotated.env)).output).toBe(
     "after rotation\n",
   );
@@ -223,7 +224,7 @@ test("npm run api --fake starts no server and says so; SIGTERM ends it", async (
   });
   let out = "";
   await new Promise<void>((resolve, reject) => {
-    child.stdout.on("data", (c: Buffer) => (out += c) && out.split("\n").length > 2 && resolve());
+    child.stdout.on("data", (c: Buffer) => (out += c.toString()).split("\n").length > 2 && resolve());
     child.once("exit", (code) => reject(new Error(`npm run api exited ${code}: ${out}`)));
   });
   expect(out).toContain("fake mode: the credentials issued work on no server");

@@ -34,10 +34,9 @@ function exported(declarationFile: string): Record<string, Kind> {
   return out;
 }
 
-const pinned = JSON.parse(fs.readFileSync(path.join(repoRoot, "test", "support", "public-surface.json"), "utf8")) as Record<
-  string,
-  Record<string, Kind>
->;
+const pinned = JSON.parse(
+  fs.readFileSync(path.join(repoRoot, "test", "support", "public-surface.json"), "utf8"),
+) as Record<string, Record<string, Kind>>;
 
 test("the pinned list covers exactly the API entries of package.json's exports", () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {

@@ -6,7 +6,6 @@
 import { ChildProcess, execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Readable } from "node:stream";
 import type * as grpcTypes from "@grpc/grpc-js";
 
 export const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
@@ -82,7 +81,7 @@ function requiredPackages(programDir: string): Array<{ name: string; version: st
   const walk = (dir: string, inModules: boolean) => {
     if (seen.has(dir)) return;
     seen.add(dir);
-    let entries: fs.Dirent[] = [];
+    let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
     } catch {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { installConsumer } from "../../../scripts/consumer";
 import { nodeBinDir, repoRoot, userPath } from "../../../scripts/toolchain";
 import { ApiServer, startApiServer } from "../../../server/api-server";
-import { onNewestCli } from "../../support/cli-project";
+import { ok, onNewestCli } from "../../support/cli-project";
 import { filesUnder, hits, secretsOf, withEncodings } from "../../support/secrets";
 
 const tokens = ["automation-token-1-5be0c2d9", "automation-token-2-91f3aa07"];
@@ -265,15 +265,12 @@ describe.skipIf(onNewestCli)("docs/automation-api.md's snippet and examples/auto
 
   test("examples/automation from /: a tenant's stack is created, its credentials read as secrets, and removed with a warning", async () => {
     const tenant = `acme${Date.now().toString(36)}`;
-    const up = await run("/", "dist/tenants.js", ["up", tenant]);
-    expect(up.code, up.output).toBe(0);
+    const up = ok(await run("/", "dist/tenants.js", ["up", tenant]));
     const user = apis[0].users.find((u) => u.Name === `tenant-${tenant}`)!;
     expect(up.output).toContain(`tenant ${tenant}: storage user ${user.Id}`);
-    const creds = await run("/", "dist/tenants.js", ["credentials", tenant]);
-    expect(creds.code, creds.output).toBe(0);
+    const creds = ok(await run("/", "dist/tenants.js", ["credentials", tenant]));
     expect(creds.output).toContain("AWS_SECRET_ACCESS_KEY=[secret]");
-    const removed = await run("/", "dist/tenants.js", ["remove", tenant]);
-    expect(removed.code, removed.output).toBe(0);
+    const removed = ok(await run("/", "dist/tenants.js", ["remove", tenant]));
     expect(removed.output).toContain(
       `warning USER_LEFT_STACK (urn:pulumi:${tenant}::tenants::pulumi-nodejs:dynamic/storage:StorageUser::storage)`,
     );

@@ -53,7 +53,7 @@ afterAll(async () => {
 
 const setUsers = (users: Array<Record<string, string>>) =>
   stack.must(["config", "set", "--path", "users", JSON.stringify(users)]);
-const users = async () =>
+const users = async (): Promise<Record<string, { id: string; userName: string }>> =>
   Object.fromEntries(
     (await stack.resources()).map((r) => [r.urn.split("::").pop(), { id: r.id, userName: r.outputs.userName }]),
   );

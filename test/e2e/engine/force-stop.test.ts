@@ -23,7 +23,7 @@ import { ApiServer, ApiServerOptions, startApiServer } from "../../../server/api
 import { installConsumer } from "../../../scripts/consumer";
 import { RunResult, TestStack } from "../../../scripts/stack";
 import { userPath } from "../../../scripts/toolchain";
-import { onNewestCli } from "../../support/cli-project";
+import { ok, onNewestCli } from "../../support/cli-project";
 
 const token = `interrupt-token-${randomBytes(6).toString("hex")}`;
 const TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";
@@ -62,7 +62,7 @@ interface Interrupted {
  */
 async function interruptedUp(
   config: Record<string, string>,
-  server: ApiServerOptions,
+  server: Omit<ApiServerOptions, "token">,
   parallel: number,
   ready: (api: ApiServer) => boolean,
   act: (cli: ChildProcess, tree: Array<[number, string]>) => void,
@@ -221,7 +221,7 @@ describe.skipIf(onNewestCli)("an interrupted up of six named users, three at a t
     const locked = await nextUp(i);
     expect(locked.run.output).toContain("the stack is currently locked");
     expect([locked.run.code !== 0, locked.posted, i.api.users.length]).toEqual([true, [], made]);
-    expect((await i.stack.run(["cancel", "--yes"])).code).toBe(0);
+    ok(await i.stack.run(["cancel", "--yes"]));
     await expectForceStopOutcome(i);
   });
 });
@@ -313,8 +313,7 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   // Step 3: the recovery up drops the pending creates and creates those resources again under new
   // generated names; its warning names URNs only, never the users the killed run left behind.
   api.setCreateDelay(0);
-  const recovery = await stack.up();
-  expect(recovery.code, recovery.output).toBe(0);
+  const recovery = ok(await stack.up());
   expect(recovery.output).toContain("pending operations from previous deployment");
   for (const n of pendingNames) expect(recovery.output).not.toContain(n);
   const after = userNames((await stack.exportState()).deployment.resources);
@@ -326,16 +325,14 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   // A later up sends nothing. The CLI keeps the dropped creates in pending_operations (both CLIs,
   // warning on every up until a refresh clears them): `pending` still names them.
   const requests = api.requests.length;
-  const quiet = await stack.up();
-  expect(quiet.code, quiet.output).toBe(0);
+  ok(await stack.up());
   expect(
     pendingStorageUsers(await stack.exportState())
       .map((p: { userName: string }) => p.userName)
       .sort(),
   ).toEqual(pendingNames);
   // `refresh --clear-pending-creates` (what the warning suggests) drops them without a word.
-  const refreshed = await stack.refresh(["--clear-pending-creates"]);
-  expect(refreshed.code, refreshed.output).toBe(0);
+  const refreshed = ok(await stack.refresh(["--clear-pending-creates"]));
   for (const n of pendingNames) expect(refreshed.output).not.toContain(n);
   expect(pendingStorageUsers(await stack.exportState())).toEqual([]);
   expect(api.requests.length).toBe(requests);

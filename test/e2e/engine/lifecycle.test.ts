@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
 import { RunResult, TestStack } from "../../../scripts/stack";
-import { onNewestCli } from "../../support/cli-project";
+import { ok, onNewestCli } from "../../support/cli-project";
 
 const token = "lifecycle-token-9c1e7f";
 const TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";
@@ -82,8 +82,7 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
   afterAll(() => stack?.dispose());
 
   test("preview needs no token and calls no API; a generated name is made at up, a computed one passes check", async () => {
-    const r = await stack.preview();
-    expect(r.code, r.output).toBe(0);
+    const r = ok(await stack.preview());
     for (const name of ["app", "rot", "later-source", "later", "prot"])
       expect(r.output).toMatch(new RegExp(`\\+\\s+pulumi-nodejs:dynamic/storage:StorageUser ${name} create`));
     // No generated name in a preview, rather than one the up would not create.
@@ -102,8 +101,7 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
 
   test("up creates each user once, its id the user's Id; resource options and computed inputs are applied", async () => {
     await stack.must(["config", "set", "--secret", "storage:accessToken"], { input: token });
-    const r = await stack.up();
-    expect(r.code, r.output).toBe(0);
+    ok(await stack.up());
     expect(api.users).toHaveLength(10);
     expect(api.createAttempts).toBe(10);
     v1 = await rows();
@@ -129,8 +127,7 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
 
   test("a second up is a no-op, with app's userName dropped (it keeps it) and a trigger added to a user created without one", async () => {
     await change({ app: ({ userName: _u, ...s }) => s, late: { replacementTrigger: "1" } });
-    const r = await stack.up();
-    expect(r.code, r.output).toBe(0);
+    const r = ok(await stack.up());
     expect(r.output).not.toMatch(/replaced|created|updated/);
     expect(api.createAttempts).toBe(10);
     expect(await rows()).toEqual(v1);
@@ -140,8 +137,7 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
     const recorded = async () =>
       (await stack.resources(TYPE, true)).map((r) => ({ id: r.id, inputs: r.inputs, outputs: r.outputs }));
     const before = await recorded();
-    const r = await stack.refresh();
-    expect(r.code, r.output).toBe(0);
+    ok(await stack.refresh());
     expect(await recorded()).toEqual(before);
     expect(JSON.stringify(before)).toContain(named("life-a").Password); // decrypted: the comparison means something
     expect(api.createAttempts).toBe(10);
@@ -159,8 +155,7 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
       // Renamed and re-parented in one step: the same user, an update of its recorded URN.
       mv: (s) => ({ ...s, name: "moved", parent: "box", aliases: [{ name: "mv", parent: "stack" }] }),
     });
-    const pv = await stack.preview(["--diff"]);
-    expect(pv.code, pv.output).toBe(0);
+    const pv = ok(await stack.preview(["--diff"]));
     expect(pv.output).toMatch(/5 to replace/);
     expect(pv.output).toMatch(/~ userName\s*: "life-a" => "life-b"/);
     // Preview, which CI reviews, says which user will stay on the service: id, name, service.
@@ -172,8 +167,7 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
     expect(namesIn(pv.output, "rot")).toEqual([v1.rot.userName]);
     expect(posts()).toBe(10);
 
-    const up = await stack.up();
-    expect(up.code, up.output).toBe(0);
+    const up = ok(await stack.up());
     expect(posts()).toBe(15); // app, rot, late, keep, roc; not ign, not moved
     const v2 = await rows();
     expect(v2.app).toMatchObject({ id: String(named("life-b").Id), userName: "life-b" });
@@ -213,8 +207,7 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
   test("`pulumi up --replace <urn>` rotates an auto-named user too", async () => {
     const v2 = (await rows()).rot;
     const urn = (await stack.resources(TYPE)).find((r) => r.urn.endsWith("::rot"))!.urn;
-    const r = await stack.up(["--replace", urn]);
-    expect(r.code, r.output).toBe(0);
+    const r = ok(await stack.up(["--replace", urn]));
     expect(new Set([v1.rot.userName, v2.userName, (await rows()).rot.userName]).size).toBe(3);
     expect(posts()).toBe(16);
     expect(r.output).toContain(left(v2));
@@ -256,8 +249,7 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
     expect((await stack.resources(TYPE)).find((x) => x.urn.endsWith("::prot"))!.id).toBe(String(named("opt-prot").Id));
     await stack.must(["state", "unprotect", prot.urn, "--yes"]);
     const users = api.users.length;
-    const r = await stack.destroy();
-    expect(r.code, r.output).toBe(0);
+    const r = ok(await stack.destroy());
     for (const u of ["life-b", "opt-prot"])
       expect(r.output).toContain(`${left({ userName: u, id: named(u).Id })}, which has no delete call`);
     expect(await stack.resources(TYPE)).toHaveLength(0);

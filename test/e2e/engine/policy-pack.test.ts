@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
 import { repoRoot, TestStack } from "../../../scripts/stack";
 import { userPath } from "../../../scripts/toolchain";
-import { onNewestCli } from "../../support/cli-project";
+import { ok, onNewestCli } from "../../support/cli-project";
 
 const token = "policy-token-3b7e0a";
 let api: ApiServer;
@@ -82,10 +82,11 @@ test("the CLI runs the program and the pack through the stand-in host; compliant
     { name: "auto", rotate: "1" }, // a trigger that changes later, not one that appears
   ]);
   // Not --skip-preview: the pack runs in up's preview and in the update.
-  const up = await stack.run(["up", "--yes", "--non-interactive", "--policy-pack", pack], {
-    env: { STORAGE_ACCESS_TOKEN: token },
-  });
-  expect(up.code, up.output).toBe(0);
+  const up = ok(
+    await stack.run(["up", "--yes", "--non-interactive", "--policy-pack", pack], {
+      env: { STORAGE_ACCESS_TOKEN: token },
+    }),
+  );
   expect(up.output).not.toMatch(/mandatory|violation|from \$PATH/i);
   expect(up.output).toMatch(/Previewing update[\s\S]*Updating/);
   expect(api.users.map((u) => u.Name)).toEqual(expect.arrayContaining([names.app, names.backup]));
@@ -122,7 +123,6 @@ test("a user leaving the stack fails without approval of it: replaced (known or 
   expect(partly.output).not.toMatch(/can't run policy|StorageUser 'extra-/);
   // The message for a known new name is the pack's own logic: the pinned CLI's run.
   if (!onNewestCli) expect((await policyPreview()).output).toContain(replacedApp);
-  const all = await policyPreview({ PULUMI_STORAGE_USER_ALLOW_REMOVAL: `${names.app},${auto.Name},${names.backup}` });
-  expect(all.code, all.output).toBe(0);
+  ok(await policyPreview({ PULUMI_STORAGE_USER_ALLOW_REMOVAL: `${names.app},${auto.Name},${names.backup}` }));
   expect(api.requests.length).toBe(requests);
 });

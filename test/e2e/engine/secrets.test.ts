@@ -8,14 +8,13 @@
 // bucket holds none of them either. What the engine's own -v=9 logs print is outside the
 // provider's reach (docs/testing.md "The engine's verbose logs").
 import { randomBytes } from "node:crypto";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
 import { RealApiServer, startRealApiServer } from "../../../server/real-backends";
 import { repoRoot, RunResult, TestStack } from "../../../scripts/stack";
-import { onNewestCli } from "../../support/cli-project";
+import { ok, onNewestCli } from "../../support/cli-project";
 import { filesUnder, hits, secretsOf, withEncodings } from "../../support/secrets";
 
 // A token that begins with "-": a tool taking it on the command line would read a flag.
@@ -244,7 +243,7 @@ describe("where the token may live", () => {
       expect(typo.output).toContain("remove it with `pulumi config rm <key>`");
       await stack.must(["config", "rm", "storage:accessTokn"]);
       // Refused on a stack with a user, as on a new one.
-      expect((await stack.up([], env)).code).toBe(0);
+      ok(await stack.up([], env));
       // The token from the environment is no input of the default provider, not even encrypted.
       const exported = await stack.exportState(true);
       const provider = exported.deployment.resources!.find((r) => r.type === PROVIDER)!;
@@ -299,7 +298,7 @@ describe("where the token may live", () => {
       await stack.must(["config", "set", "--path", "--secret", "storage:connections.us.accessToken"], {
         input: token,
       });
-      expect((await stack.up([], env)).code).toBe(0);
+      ok(await stack.up([], env));
       expect(api.users.some((u) => u.Name === "conn-us")).toBe(true);
       // What the user typed stays in the CLI's record of each update's config and the config file; no checkpoint has it.
       for (const v of [value, plainConn])

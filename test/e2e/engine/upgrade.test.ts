@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
 import { TestStack } from "../../../scripts/stack";
-import { onNewestCli } from "../../support/cli-project";
+import { ok, onNewestCli } from "../../support/cli-project";
 
 const token = "upgrade-token-5d1c";
 let api: ApiServer;
@@ -54,12 +54,11 @@ const secretsOf = (user: Record<string, any>) => {
 // The engine paths of the next test (imported state, the serialized provider in state run by
 // refresh, preview and up) are the ones the newest CLI runs.
 test.skipIf(onNewestCli)("a user written with an older serialized provider is not replaced by today's", async () => {
-  expect((await stack.up()).code).toBe(0);
+  ok(await stack.up());
   const [before] = await stack.resources();
   expect(before.outputs.__provider.length).toBeGreaterThan(1500); // the older, larger format
   await stack.setConfig({ "upgrade:variant": "new" });
-  const up = await stack.up();
-  expect(up.code, up.output).toBe(0);
+  const up = ok(await stack.up());
   expect(up.output).toMatch(/2 unchanged/);
   expect(api.createAttempts).toBe(1);
   const [after] = await stack.resources();
@@ -77,8 +76,7 @@ test("0.2.0's state: refresh runs its serialized provider; preview and up under 
   const outputs = state.deployment.resources.find((r) => r.type === "pulumi:pulumi:Stack")!.outputs;
   const requests = api.requests.length;
   // Refresh reads each resource through the __provider in state: 0.2.0's, before any up.
-  const refresh = await stack.refresh();
-  expect(refresh.code, refresh.output).toBe(0);
+  ok(await stack.refresh());
   const refreshed = await recorded();
   expect(byType(refreshed, "StorageUser").outputs).toEqual(olds.user.outputs);
   expect(byType(refreshed, "StorageUserLedger").outputs).toEqual(olds.ledger.outputs);
@@ -107,8 +105,7 @@ test.skipIf(onNewestCli)(
   async () => {
     const user = byType((await importFixture("0.2.0")).deployment.resources, "StorageUser");
     const requests = api.requests.length;
-    const destroy = await stack.destroy();
-    expect(destroy.code, destroy.output).toBe(0);
+    const destroy = ok(await stack.destroy());
     expect(destroy.output).toContain(
       `[USER_LEFT_STACK] StorageUser 'upgraded' (id ${user.id}, on ${new URL(api.url).href}) left the stack`,
     );
@@ -128,15 +125,13 @@ test.skipIf(onNewestCli)(
     expect(before.outputs.baseUrl).toBeUndefined();
     const requests = api.requests.length;
     // Preview says what the next up does: an update, no replace, and why.
-    const pv = await stack.preview(["--diff"]);
-    expect(pv.code, pv.output).toBe(0);
+    const pv = ok(await stack.preview(["--diff"]));
     expect(pv.output).toMatch(/1 to update/);
     expect(pv.output).not.toMatch(/to replace/);
     expect(pv.output).toContain(
       `StorageUser 'upgraded' (id ${before.id}) was recorded by pulumi-storage-user 0.1.x: the next pulumi up rewrites its state in the 0.2 shape`,
     );
-    const up = await stack.up();
-    expect(up.code, up.output).toBe(0);
+    const up = ok(await stack.up());
     expect(up.output).toMatch(/1 updated/);
     const [after] = await stack.resources(undefined, true);
     expect(after.id).toBe(before.id);
@@ -161,8 +156,7 @@ test.skipIf(onNewestCli)(
     });
     for (const s of secretsOf(after)) expect(stack.stateFileText()).not.toContain(s);
     expect((await stack.outputs()).userId).toBe(Number(before.id));
-    const refresh = await stack.refresh();
-    expect(refresh.code, refresh.output).toBe(0);
+    const refresh = ok(await stack.refresh());
     expect(refresh.output).toContain(
       `StorageUser 'upgraded' (id ${before.id}) had no recorded service (created by 0.1.x): recorded as ${new URL(api.url).href}`,
     );

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
 import { installConsumer } from "../../../scripts/consumer";
 import { repoRoot, userPath } from "../../../scripts/toolchain";
-import { onNewestCli } from "../../support/cli-project";
+import { ok, onNewestCli } from "../../support/cli-project";
 import { filesUnder, hits, secretsOf, withEncodings } from "../../support/secrets";
 
 const token = "yaml-token-" + Math.random().toString(36).slice(2, 12);
@@ -85,8 +85,7 @@ afterAll(async () => {
 });
 
 test("the README's set-up and preview run as written, without a token, calling no API", async () => {
-  const r = await sh(readmeBlocks()[0]);
-  expect(r.code, r.output).toBe(0);
+  const r = ok(await sh(readmeBlocks()[0]));
   expect(r.output).toMatch(/\+\s+storage-user:index:StorageUser app create/);
   expect(api.requests).toHaveLength(0);
   // No Node.js modules in the program's directory: only in plugins/ beside Pulumi.yaml.
@@ -128,14 +127,13 @@ test.skipIf(onNewestCli)(
       '[CONFIG_INVALID] "storage-user:accessTokn" is not a setting of the storage-user provider, which reads only storage-user:baseUrl and storage-user:accessToken',
     );
     expect(plain.output + typo.output).not.toContain(token);
-    expect((await pulumi("config rm storage-user:accessTokn")).code).toBe(0);
+    ok(await pulumi("config rm storage-user:accessTokn"));
     expect(api.requests).toHaveLength(0);
   },
 );
 
 test("up creates one user; every output secret exactly where the schema says; no secret in state, history, backups or the config file", async () => {
-  const r = await sh(`cd examples/yaml\n${readmeBlocks()[1]}`, { STORAGE_ACCESS_TOKEN: token });
-  expect(r.code, r.output).toBe(0);
+  const r = ok(await sh(`cd examples/yaml\n${readmeBlocks()[1]}`, { STORAGE_ACCESS_TOKEN: token }));
   expect(api.users).toHaveLength(1);
   const [u] = api.users;
   expect(r.output).toMatch(/s3\s+: \[secret\]/);
@@ -158,18 +156,14 @@ test("up creates one user; every output secret exactly where the schema says; no
 
 test("a second up changes nothing and sends 0 API requests", async () => {
   const before = api.requests.length;
-  const r = await pulumi("up --yes");
-  expect(r.code, r.output).toBe(0);
+  const r = ok(await pulumi("up --yes"));
   expect(r.output).toMatch(/2 unchanged/);
   expect(api.requests.length).toBe(before);
 });
 
 test("rotation by up --replace (README) makes a new user, naming the old one; an explicit provider with a secret token creates another on its own service", async () => {
   const [old] = api.users;
-  const set = await inProgram(
-    `pulumi config set euUrl ${eu.url} && printf %s ${euToken} | pulumi config set --secret euToken`,
-  );
-  expect(set.code, set.output).toBe(0);
+  ok(await inProgram(`pulumi config set euUrl ${eu.url} && printf %s ${euToken} | pulumi config set --secret euToken`));
   const provider = `config:\n  euUrl: { type: string }\n  euToken: { type: string }\n`;
   const resources = `  eu:\n    type: pulumi:providers:storage-user\n    properties:\n      baseUrl: \${euUrl}\n      accessToken: \${euToken}\n  euUser:\n    type: storage-user:index:StorageUser\n    options:\n      provider: \${eu}\n`;
   fs.writeFileSync(
@@ -179,8 +173,7 @@ test("rotation by up --replace (README) makes a new user, naming the old one; an
       .replace("resources:", `${provider}resources:`)
       .replace("outputs:", `${resources}outputs:`),
   );
-  const r = await pulumi("up --yes --replace 'urn:pulumi:dev::yaml-users::storage-user:index:StorageUser::app'");
-  expect(r.code, r.output).toBe(0);
+  const r = ok(await pulumi("up --yes --replace 'urn:pulumi:dev::yaml-users::storage-user:index:StorageUser::app'"));
   expect(api.users).toHaveLength(2);
   // --replace skips diff, so the original's delete names it (as for TypeScript programs).
   expect(r.output).toContain(`[USER_LEFT_STACK] StorageUser '${old.Name}' (id ${old.Id}`);
@@ -228,8 +221,7 @@ test("customTimeouts.create bounds a create's retries, as for TypeScript program
 });
 
 test("destroy names every user left on its service, and nothing was written outside the program", async () => {
-  const r = await pulumi("destroy --yes");
-  expect(r.code, r.output).toBe(0);
+  const r = ok(await pulumi("destroy --yes"));
   for (const [u, url] of [
     [api.users[1], api.url],
     [eu.users[0], eu.url],
