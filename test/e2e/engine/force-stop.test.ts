@@ -160,27 +160,27 @@ describe.skipIf(onNewestCli)("an interrupted up of six named users, three at a t
     expect(next.run.output).toContain("force-stopped");
   }
 
-  test("one SIGINT: in-flight creates are awaited and recorded; the next up creates only the rest", async () => {
-    const i = await interrupt("sigint", (cli) => cli.kill("SIGINT"));
-    expect(i.run.output).toContain("^C received; cancelling");
-    expect(i.run.output).toContain("update canceled");
-    expect(checkpoint(i.stack).pending).toEqual([]);
-    // Every user the server made is in state under its Id; nothing else is.
-    expect(i.api.users.length).toBeGreaterThanOrEqual(PARALLEL);
-    expect(i.api.users.length).toBeLessThan(COUNT);
-    expect(idsInState(i.stack)).toEqual(idsOnServer(i.api));
-    const made = i.api.users.length;
-    expect((await expectSafe(i)).posted).toHaveLength(COUNT - made);
-    expect(i.lingering).toEqual([]);
-  });
-
-  test("Ctrl-C in a terminal (SIGINT to the CLI's whole process group): the same as one SIGINT", async () => {
-    const i = await interrupt("ctrlc", (cli) => process.kill(-cli.pid!, "SIGINT"));
-    expect(i.run.output, "one Ctrl-C must cancel, not terminate").not.toContain("^C received; terminating");
-    expect(i.run.output).toContain("^C received; cancelling");
-    expect(checkpoint(i.stack).pending, "one Ctrl-C must leave no pending create").toEqual([]);
-    await expectSafe(i);
-  });
+  // A terminal's Ctrl-C signals the CLI's whole process group: the language host and the program too.
+  test.each<[string, (cli: ChildProcess) => void]>([
+    ["one SIGINT to the CLI", (cli) => cli.kill("SIGINT")],
+    ["Ctrl-C in a terminal", (cli) => process.kill(-cli.pid!, "SIGINT")],
+  ])(
+    "%s cancels: in-flight creates are awaited and recorded; the next up creates only the rest",
+    async (label, act) => {
+      const i = await interrupt(label.startsWith("one") ? "sigint" : "ctrlc", act);
+      expect(i.run.output).toContain("^C received; cancelling");
+      expect(i.run.output).toContain("update canceled");
+      expect(i.run.output, "one Ctrl-C must cancel, not terminate").not.toContain("^C received; terminating");
+      // Every user the server made is in state under its Id; nothing else is, and nothing is pending.
+      expect(checkpoint(i.stack).pending).toEqual([]);
+      expect(i.api.users.length).toBeGreaterThanOrEqual(PARALLEL);
+      expect(i.api.users.length).toBeLessThan(COUNT);
+      expect(idsInState(i.stack)).toEqual(idsOnServer(i.api));
+      const made = i.api.users.length;
+      expect((await expectSafe(i)).posted).toHaveLength(COUNT - made);
+      expect(i.lingering).toEqual([]);
+    },
+  );
 
   test("a second SIGINT terminates the CLI: the in-flight creates are left pending; the next up warns, and the repeats are refused as NAME_TAKEN", async () => {
     const i = await interrupt("twice", (cli) => {
@@ -208,15 +208,8 @@ describe.skipIf(onNewestCli)("an interrupted up of six named users, three at a t
 
   test("SIGKILL of the CLI: the language host and the plugin outlive it; the stack stays locked, the next up sends nothing; after `pulumi cancel` it is a force-stop", async () => {
     const i = await interrupt("clikill", (cli) => cli.kill("SIGKILL"));
-    const left = `left running afterwards: ${i.lingering.join(" | ") || "none"}`;
-    expect(
-      i.lingering.some((c) => /pulumi-language-nodejs|language-host\/main\.js/.test(c)),
-      left,
-    ).toBe(true);
-    expect(
-      i.lingering.some((c) => c.includes("cmd/dynamic-provider")),
-      left,
-    ).toBe(true);
+    expect(i.lingering.join("\n")).toMatch(/pulumi-language-nodejs|language-host\/main\.js/);
+    expect(i.lingering.join("\n")).toContain("cmd/dynamic-provider");
     const made = i.api.users.length;
     const locked = await nextUp(i);
     expect(locked.run.output).toContain("the stack is currently locked");
@@ -244,65 +237,42 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   expect(api.createsInFlight, "the held creates were never answered").toBe(PARALLEL);
   expect(onService).toHaveLength(FAST + PARALLEL);
   // The installed package, as the recovery's `npx pulumi-storage-user pending` runs it.
-  const { pendingStorageUsers, formatPendingStorageUser } = createRequire(
-    path.join(installConsumer(), "node_modules", "x.js"),
-  )("pulumi-storage-user/automation");
-  const npxEnv = {
-    ...process.env,
-    PATH: userPath(),
-    npm_config_loglevel: "error",
-    npm_config_update_notifier: "false",
-  };
+  const load = createRequire(path.join(installConsumer(), "node_modules", "x.js"));
+  const { pendingStorageUsers, formatPendingStorageUser } = load("pulumi-storage-user/automation");
+  const env = { ...process.env, PATH: userPath(), npm_config_loglevel: "error", npm_config_update_notifier: "false" };
+  const bin = ["--no-install", "pulumi-storage-user", "pending"];
   const pending = (args: string[], input?: string) =>
-    spawnSync("npx", ["--no-install", "pulumi-storage-user", "pending", ...args], {
-      cwd: stack.programDir,
-      input,
-      encoding: "utf8",
-      env: npxEnv,
-    });
-  const names = (out: string) =>
-    out
-      .trim()
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => l.split("\t"));
+    spawnSync("npx", [...bin, ...args], { cwd: stack.programDir, input, encoding: "utf8", env });
+  const rows = (out: string) => out.split("\n").filter(Boolean);
+  const column = (out: string, i: number) => rows(out).map((l) => l.split("\t")[i]);
+  const sorted = (names: string[]) => [...names].sort().join(" ");
   const userNames = (resources?: Array<Record<string, any>>) =>
     (resources ?? []).filter((r) => r.type === TYPE).map((r) => r.inputs.userName as string);
+  const pendingOf = async () => sorted(pendingStorageUsers(await stack.exportState()).map((p: any) => p.userName));
 
   // Step 1 of the recovery: the export, piped to the installed bin.
   const exportText = (await stack.must(["stack", "export"])).stdout;
   const exported = JSON.parse(exportText);
   const inStack = userNames(exported.deployment.resources);
-  const bin = pending([], exportText);
-  const printed = bin.stdout.trim().split("\n").filter(Boolean);
-  const pendingNames = names(bin.stdout)
-    .map((r) => r[0])
-    .sort();
-  const seen = `service: ${onService.join(" ")}; stack: ${inStack.join(" ") || "-"}; lingering: ${i.lingering.join(" | ") || "none"}\npending:\n${bin.stdout}${bin.stderr}`;
-  expect(bin.status, seen).toBe(1);
-  expect(printed, seen).toEqual(pendingStorageUsers(exported).map(formatPendingStorageUser));
-  for (const l of printed)
-    expect(l).toMatch(
-      /^auto-\d-[0-9a-f]+\tdefault connection \(storage:baseUrl\)\turn:pulumi:.*::users::pulumi-nodejs:dynamic\/storage:StorageUser::auto-\d\tunaccounted$/,
-    );
+  const listed = pending([], exportText);
+  const pendingNames = sorted(column(listed.stdout, 0));
+  const seen = `service: ${onService.join(" ")}; stack: ${inStack.join(" ")}; lingering: ${i.lingering.join(" | ")}\n${listed.stdout}${listed.stderr}`;
+  expect(listed.status, seen).toBe(1);
+  expect(rows(listed.stdout), seen).toEqual(pendingStorageUsers(exported).map(formatPendingStorageUser));
+  const row =
+    /^auto-\d-[0-9a-f]+\tdefault connection \(storage:baseUrl\)\turn:pulumi:.*::users::pulumi-nodejs:dynamic\/storage:StorageUser::auto-\d\tunaccounted$/;
+  for (const l of rows(listed.stdout)) expect(l).toMatch(row);
   // pending == service − stack, as sets. ⊇: every user the service holds that the stack does not is
   // named. ⊆: at the kill all PARALLEL workers waited on held creates, so each begun create had
   // reached the server, and a recorded create has no pending operation. The FAST creates, answered,
   // are in exactly one of the two, whether the engine recorded them before the kill or not.
   const serviceMinusStack = onService.filter((n) => !inStack.includes(n));
-  expect(pendingNames, seen).toEqual([...serviceMinusStack].sort());
+  expect(pendingNames, seen).toBe(sorted(serviceMinusStack));
   expect(serviceMinusStack.length).toBeGreaterThanOrEqual(PARALLEL);
   // No secret in what it printed: the token and every credential the service handed out.
-  for (const s of [
-    token,
-    ...api.users.flatMap((u) => [
-      u.Password,
-      u.S3Connection.SecretKey,
-      u.SwiftApiConnection.Password,
-      u.FtpConnection.Password,
-    ]),
-  ])
-    expect(bin.stdout + bin.stderr).not.toContain(s);
+  const secrets = api.users.flatMap((u) => [u.Password, u.S3Connection.SecretKey, u.FtpConnection.Password]);
+  for (const s of [token, ...secrets, ...api.users.map((u) => u.SwiftApiConnection.Password)])
+    expect(listed.stdout + listed.stderr).not.toContain(s);
 
   // Step 2: the file backend keeps the killed run's lock; `pulumi cancel` removes it.
   const locked = await stack.up();
@@ -315,70 +285,51 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   api.setCreateDelay(0);
   const recovery = ok(await stack.up());
   expect(recovery.output).toContain("pending operations from previous deployment");
-  for (const n of pendingNames) expect(recovery.output).not.toContain(n);
+  for (const n of pendingNames.split(" ")) expect(recovery.output).not.toContain(n);
   const after = userNames((await stack.exportState()).deployment.resources);
   expect(after).toHaveLength(COUNT);
   const all = api.users.map((u) => u.Name);
   expect(new Set(all).size, `a name created twice: ${all.join(" ")}`).toBe(all.length);
-  expect(all.filter((n) => !after.includes(n)).sort()).toEqual(pendingNames);
+  expect(sorted(all.filter((n) => !after.includes(n)))).toBe(pendingNames);
 
   // A later up sends nothing. The CLI keeps the dropped creates in pending_operations (both CLIs,
   // warning on every up until a refresh clears them): `pending` still names them.
   const requests = api.requests.length;
   ok(await stack.up());
-  expect(
-    pendingStorageUsers(await stack.exportState())
-      .map((p: { userName: string }) => p.userName)
-      .sort(),
-  ).toEqual(pendingNames);
+  expect(await pendingOf()).toBe(pendingNames);
   // `refresh --clear-pending-creates` (what the warning suggests) drops them without a word.
   const refreshed = ok(await stack.refresh(["--clear-pending-creates"]));
-  for (const n of pendingNames) expect(refreshed.output).not.toContain(n);
-  expect(pendingStorageUsers(await stack.exportState())).toEqual([]);
+  for (const n of pendingNames.split(" ")) expect(refreshed.output).not.toContain(n);
+  expect(await pendingOf()).toBe("");
   expect(api.requests.length).toBe(requests);
 
   // Then the killed run's pending creates survive in the file backend's backups and history, a
   // copy of the checkpoint per finished update, where `pending <file>` reads them.
   const filesIn = (dir: string) => {
     const root = path.join(stack.workDir, "backend", ".pulumi", dir);
-    return fs.existsSync(root)
-      ? fs
-          .readdirSync(root, { recursive: true, encoding: "utf8" })
-          .map((f) => path.join(root, f))
-          .filter((f) => fs.statSync(f).isFile())
-          .sort()
-      : [];
+    const found = fs.existsSync(root) ? fs.readdirSync(root, { recursive: true, encoding: "utf8" }) : [];
+    return found.map((f) => path.join(root, f)).filter((f) => fs.statSync(f).isFile());
   };
   for (const dir of ["backups", "history"]) {
-    const read = filesIn(dir).map((f) => ({ f, r: pending([f]) }));
-    const holds = read.some(
-      ({ r }) =>
-        r.status === 1 &&
-        names(r.stdout)
-          .map((x) => x[0])
-          .sort()
-          .join() === pendingNames.join(),
-    );
+    const read = filesIn(dir).map((f) => [pending([f]), f] as const);
+    const found = read.map(([r, f]) => `${r.status} ${sorted(column(r.stdout, 0))} ${f}`);
     expect(
-      holds,
-      `a ${dir} file holds the killed run's pending creates:\n${read.map(({ f, r }) => `${f} ${r.status} ${r.stdout}`).join("\n")}`,
+      found.some((r) => r.startsWith(`1 ${pendingNames} `)),
+      `a ${dir} file holds them:\n${found.join("\n")}`,
     ).toBe(true);
   }
   // The docs' sweep over the stack and all of its history names each user once; with the list
   // kept at step 1 (dealt with on the service), none is unaccounted and the exit status is 0.
   const current = JSON.stringify(await stack.exportState());
-  const historyFiles = filesIn("history").filter((f) => f.endsWith(".checkpoint.json"));
-  const open = pending(["-", ...historyFiles], current);
-  expect(open.status, open.stderr).toBe(1);
-  expect(
-    names(open.stdout)
-      .map((r) => r[0])
-      .sort(),
-  ).toEqual(pendingNames);
-  expect(new Set(names(open.stdout).map((r) => r[3]))).toEqual(new Set(["unaccounted"]));
+  const history = filesIn("history").filter((f) => f.endsWith(".checkpoint.json"));
+  const open = pending(["-", ...history], current);
+  expect([open.status, sorted(column(open.stdout, 0)), new Set(column(open.stdout, 3))]).toEqual([
+    1,
+    pendingNames,
+    new Set(["unaccounted"]),
+  ]);
   const kept = path.join(stack.workDir, "pending-kept.txt");
-  fs.writeFileSync(kept, bin.stdout);
-  const done = pending(["--dealt-with", kept, "-", ...historyFiles], current);
-  expect(done.status, done.stderr).toBe(0);
-  expect(names(done.stdout).map((r) => r[3])).toEqual(pendingNames.map(() => "dealt with"));
+  fs.writeFileSync(kept, listed.stdout);
+  const done = pending(["--dealt-with", kept, "-", ...history], current);
+  expect([done.status, column(done.stdout, 3)]).toEqual([0, pendingNames.split(" ").map(() => "dealt with")]);
 });
