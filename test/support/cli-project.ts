@@ -11,3 +11,9 @@ export function ok<T extends { code: number | null; output: string }>(r: T): T {
   expect(r.code, r.output).toBe(0);
   return r;
 }
+
+/** A command's result, once it is known to have failed. */
+export function failed<T extends { code: number | null; output: string }>(r: T): T {
+  expect(r.code, r.output).not.toBe(0);
+  return r;
+}

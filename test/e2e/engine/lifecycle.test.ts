@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
 import { RunResult, TestStack } from "../../../scripts/stack";
-import { ok, onNewestCli } from "../../support/cli-project";
+import { failed, ok, onNewestCli } from "../../support/cli-project";
 
 const token = "lifecycle-token-9c1e7f";
 const TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";
@@ -91,8 +91,7 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
   });
 
   test("up without a token fails before any request, and records nothing", async () => {
-    const r = await stack.up();
-    expect(r.code).not.toBe(0);
+    const r = failed(await stack.up());
     expect(r.output).toContain("[CONFIG_MISSING] no storage API access token is configured");
     expect(r.output).toContain("storage:accessToken");
     expect(api.requests).toHaveLength(0);
@@ -216,8 +215,7 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
   test("replacing a named user on a service with unique names: [NAME_TAKEN], never advice to delete the live user; the old user untouched", async () => {
     const before = (await rows()).app;
     await change({ app: { persistPassword: true } }); // the same name, a new user
-    const r = await stack.up();
-    expect(r.code).not.toBe(0);
+    const r = failed(await stack.up());
     expect(r.output).toContain("[NAME_TAKEN] the storage API already has a user named 'life-b'");
     expect(r.output).toContain("leave userName out so a unique one is generated");
     expect(r.output).not.toMatch(/delete (that|the existing) user/);
@@ -232,8 +230,7 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
     async () => {
       const before = await rows();
       await change({ prot: { userName: "opt-prot-2" } });
-      const r = await stack.up();
-      expect(r.code, r.output).not.toBe(0);
+      const r = failed(await stack.up());
       expect(r.output).toMatch(/protect/i);
       expect(posts()).toBe(17);
       expect(await rows()).toEqual(before);
@@ -243,8 +240,7 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
 
   test("destroy is refused while a user is protected; then it names every user left on the service", async () => {
     const prot = (await stack.resources(TYPE)).find((x) => x.urn.endsWith("::prot"))!;
-    const refused = await stack.destroy(["--target", prot.urn, "--target-dependents"]);
-    expect(refused.code, refused.output).not.toBe(0);
+    const refused = failed(await stack.destroy(["--target", prot.urn, "--target-dependents"]));
     expect(refused.output).toMatch(/protect/i);
     expect((await stack.resources(TYPE)).find((x) => x.urn.endsWith("::prot"))!.id).toBe(String(named("opt-prot").Id));
     await stack.must(["state", "unprotect", prot.urn, "--yes"]);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
 import { repoRoot, TestStack } from "../../../scripts/stack";
 import { userPath } from "../../../scripts/toolchain";
-import { ok, onNewestCli } from "../../support/cli-project";
+import { failed, ok, onNewestCli } from "../../support/cli-project";
 
 const token = "policy-token-3b7e0a";
 let api: ApiServer;
@@ -57,15 +57,13 @@ test.skipIf(onNewestCli)(
   "a userName breaking the naming rule fails preview with the policy's message, before any request",
   async () => {
     await setUsers([{ name: "app", userName: "App_Main" }]);
-    const pv = await policyPreview();
-    expect(pv.code, pv.output).not.toBe(0);
+    const pv = failed(await policyPreview());
     expect(pv.output).toContain("storage-user-name");
     expect(pv.output).toContain(
       "StorageUser 'app' has userName 'App_Main': user names are lowercase letters, digits and single hyphens, starting with a letter.",
     );
     await setUsers([{ name: "app", userName: "app-main" }]);
-    const wrongStack = await policyPreview();
-    expect(wrongStack.code).not.toBe(0);
+    const wrongStack = failed(await policyPreview());
     expect(wrongStack.output).toContain(
       `has userName 'app-main': user names are ending in '-${stack.stackName}' (the stack).`,
     );
@@ -112,8 +110,7 @@ test("a user leaving the stack fails without approval of it: replaced (known or 
   const rotatedAuto = leave(auto, `replaced: userName '${auto.Name}' => '(known after update)'`);
   const removedBackup = leave(backup, "removed from the program");
   // Approving one user approves no other.
-  const partly = await policyPreview({ PULUMI_STORAGE_USER_ALLOW_REMOVAL: names.app });
-  expect(partly.code, partly.output).not.toBe(0);
+  const partly = failed(await policyPreview({ PULUMI_STORAGE_USER_ALLOW_REMOVAL: names.app }));
   expect(partly.output).toContain("storage-user-removal-approval");
   expect(partly.output).toContain(
     `${removedBackup} but stay on the storage service, which has no delete call. If that is intended, approve it with PULUMI_STORAGE_USER_ALLOW_REMOVAL=${names.backup} (names separated by commas, or *).`,

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
 import { RealApiServer, startRealApiServer } from "../../../server/real-backends";
 import { repoRoot, RunResult, TestStack } from "../../../scripts/stack";
-import { ok, onNewestCli } from "../../support/cli-project";
+import { failed, ok, onNewestCli } from "../../support/cli-project";
 import { filesUnder, hits, secretsOf, withEncodings } from "../../support/secrets";
 
 // A token that begins with "-": a tool taking it on the command line would read a flag.
@@ -190,8 +190,7 @@ describe("where the token may live", () => {
     );
     expect(stack.stateFileText()).not.toContain(plain);
     // And the CLI prints the config, plain values as they are, in `preview --json` before the program refuses it.
-    const json = await stack.preview(["--json"]);
-    expect(json.code).not.toBe(0);
+    const json = failed(await stack.preview(["--json"]));
     expect(json.stdout).toContain(plain);
     expect(json.stdout).toContain("[CONFIG_NOT_SECRET]");
     expect(api.requests.length).toBe(requests);
@@ -204,8 +203,7 @@ describe("where the token may live", () => {
       config: { "storage:baseUrl": api.url },
     });
     try {
-      const r = await project.preview();
-      expect(r.code).not.toBe(0);
+      const r = failed(await project.preview());
       expect(r.output).toContain(
         "[CONFIG_NOT_SECRET] storage:accessToken is set in plain text in the project configuration (Pulumi.yaml)",
       );

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
 import { installConsumer } from "../../../scripts/consumer";
 import { repoRoot, userPath } from "../../../scripts/toolchain";
-import { ok, onNewestCli } from "../../support/cli-project";
+import { failed, ok, onNewestCli } from "../../support/cli-project";
 import { filesUnder, hits, secretsOf, withEncodings } from "../../support/secrets";
 
 const token = "yaml-token-" + Math.random().toString(36).slice(2, 12);
@@ -108,10 +108,9 @@ test("the README's set-up and preview run as written, without a token, calling n
 test.skipIf(onNewestCli)(
   "a token in plain stack config, or a misspelt key, is refused at preview, naming the key, never the value",
   async () => {
-    const plain = await inProgram(
-      `printf %s ${token} | pulumi config set --plaintext storage-user:accessToken && pulumi preview`,
+    const plain = failed(
+      await inProgram(`printf %s ${token} | pulumi config set --plaintext storage-user:accessToken && pulumi preview`),
     );
-    expect(plain.code).not.toBe(0);
     expect(plain.output).toContain(
       "[CONFIG_NOT_SECRET] storage-user:accessToken is set in plain text in the stack configuration (Pulumi.dev.yaml, or a provider argument); Pulumi would write it unencrypted into the state, its history and backups",
     );
@@ -119,10 +118,11 @@ test.skipIf(onNewestCli)(
       "`pulumi config set --secret storage-user:accessToken` and enter the token at its prompt (or pipe it in)",
     );
     // A misspelt key is refused too, even secret: it is no setting, and a plain one would sit in the state.
-    const typo = await inProgram(
-      `pulumi config rm storage-user:accessToken && printf %s ${token} | pulumi config set --secret storage-user:accessTokn && pulumi preview`,
+    const typo = failed(
+      await inProgram(
+        `pulumi config rm storage-user:accessToken && printf %s ${token} | pulumi config set --secret storage-user:accessTokn && pulumi preview`,
+      ),
     );
-    expect(typo.code).not.toBe(0);
     expect(typo.output).toContain(
       '[CONFIG_INVALID] "storage-user:accessTokn" is not a setting of the storage-user provider, which reads only storage-user:baseUrl and storage-user:accessToken',
     );
@@ -186,20 +186,22 @@ test("rotation by up --replace (README) makes a new user, naming the old one; an
 
 test("bad input and a missing base URL are refused at preview with the TypeScript resource's messages, before any request", async () => {
   const before = api.requests.length;
-  const bad = await withResources(
-    '  bad:\n    type: storage-user:index:StorageUser\n    properties:\n      userName: " app"\n',
-    () => pulumi("preview"),
+  const bad = failed(
+    await withResources(
+      '  bad:\n    type: storage-user:index:StorageUser\n    properties:\n      userName: " app"\n',
+      () => pulumi("preview"),
+    ),
   );
-  expect(bad.code).not.toBe(0);
   // The same check as for TypeScript programs, at preview.
   expect(bad.output).toContain(
     `storage-user:index:StorageUser resource 'bad': property userName value { app} has a problem: must not start or end with whitespace: use "app"`,
   );
   // Put back whatever the preview does (bash -e would stop at its failure).
-  const noUrl = await inProgram(
-    `pulumi config rm storage-user:baseUrl; s=0; pulumi preview || s=$?; pulumi config set storage-user:baseUrl ${api.url}; exit $s`,
+  const noUrl = failed(
+    await inProgram(
+      `pulumi config rm storage-user:baseUrl; s=0; pulumi preview || s=$?; pulumi config set storage-user:baseUrl ${api.url}; exit $s`,
+    ),
   );
-  expect(noUrl.code).not.toBe(0);
   expect(noUrl.output).toContain(
     "[CONFIG_MISSING] no storage API address is configured: run `pulumi config set storage-user:baseUrl https://<api-host>`, or set STORAGE_API_URL in the environment of the pulumi command",
   );
@@ -212,8 +214,7 @@ test("customTimeouts.create bounds a create's retries, as for TypeScript program
   api.inject(...Array.from({ length: 8 }, () => ({ kind: "status" as const, status: 503, retryAfter: "1" })));
   const slow =
     "  slow:\n    type: storage-user:index:StorageUser\n    properties:\n      userName: slow-user\n    options:\n      customTimeouts:\n        create: 2s\n";
-  const r = await withResources(slow, () => pulumi("up --yes"));
-  expect(r.code).not.toBe(0);
+  const r = failed(await withResources(slow, () => pulumi("up --yes")));
   expect(r.output, r.output).toContain("[RETRIES_EXHAUSTED] the storage API did not accept the create after");
   expect(api.requests.length - before).toBeGreaterThanOrEqual(2);
   expect(api.requests.length - before).toBeLessThan(8);

@@ -4,30 +4,27 @@
 import * as pulumi from "@pulumi/pulumi";
 import { StorageUser, StorageUserLedger } from "pulumi-storage-user";
 
+/**
+ * One user: `args` (any JSON value, for the input rules) or the three arguments; its resource
+ * options; and `route`, how it is made. "catch": a constructor's refusal is printed as `HOSTILE
+ * <name> <message>` (or `HOSTILE <name> accepted`) and the program goes on, failing at the end;
+ * "output": the same, every argument an Output (checked by the provider); "unknown": every argument
+ * computed from the userId of `<name>-source` ("<id>" replaced by it), unknown at preview; "import"
+ * and "get": adopting the existing user 1001. Left out: the constructor, uncaught.
+ */
 interface Spec {
   name: string;
-  /** Left out: auto-named. */
   userName?: string;
   persistPassword?: boolean;
   connection?: string;
-  /** The arguments as given instead of the three above: any JSON value, for the input rules. */
   args?: unknown;
-  /**
-   * How the user is made. "catch": a constructor's refusal is printed as `HOSTILE <name> <message>`
-   * (or `HOSTILE <name> accepted`) and the program goes on, failing at the end; "output": the same,
-   * every argument an Output (checked by the provider); "unknown": every argument computed from the
-   * userId of `<name>-source` ("<id>" in a string replaced by it), unknown at preview; "import" and
-   * "get": adopting the existing user 1001. Left out: the constructor, uncaught.
-   */
   route?: "catch" | "output" | "unknown" | "import" | "get";
-  /** "box": a child of the component `box`. */
-  parent?: "box";
+  parent?: "box"; // a child of the component `box`
   protect?: boolean;
   retainOnDelete?: boolean;
   ignoreChanges?: string[];
   replaceOnChanges?: string[];
-  /** { name } renames; { parent: "stack" } says the user used to sit at the stack's root. */
-  aliases?: Array<{ name?: string; parent?: "stack" }>;
+  aliases?: Array<{ name?: string; parent?: "stack" }>; // "stack": it used to sit at the stack's root
   createTimeout?: string;
   replacementTrigger?: string;
   deleteBeforeReplace?: boolean;
@@ -50,10 +47,7 @@ for (const s of config.requireObject<Spec[]>("users")) {
     retainOnDelete: s.retainOnDelete,
     ignoreChanges: s.ignoreChanges,
     replaceOnChanges: s.replaceOnChanges,
-    aliases: s.aliases?.map((a) => ({
-      name: a.name,
-      parent: a.parent === "stack" ? pulumi.rootStackResource : undefined,
-    })),
+    aliases: s.aliases?.map((a) => ({ name: a.name, parent: a.parent && pulumi.rootStackResource })),
     customTimeouts: s.createTimeout ? { create: s.createTimeout } : undefined,
     replacementTrigger: s.replacementTrigger,
     deleteBeforeReplace: s.deleteBeforeReplace,
@@ -61,14 +55,7 @@ for (const s of config.requireObject<Spec[]>("users")) {
   };
   try {
     if (s.route === "get") StorageUser.get(s.name, "1001");
-    else if (s.route === "output")
-      users.push(
-        new StorageUser(
-          s.name,
-          mapArgs(args, (v) => pulumi.output(v)),
-          opts,
-        ),
-      );
+    else if (s.route === "output") users.push(new StorageUser(s.name, mapArgs(args, pulumi.output), opts));
     else if (s.route === "unknown") {
       const src = (source ??= new StorageUser(`${s.name}-source`, { userName: `${s.name}-source` }));
       users.push(src);
@@ -91,8 +78,9 @@ if (config.get("ledger") === "true") {
 }
 
 /** Plain per user: where it lives and under which id. */
+const row = (u: StorageUser) => pulumi.all([u.urn, u.id, u.userName, u.baseUrl, u.connection]);
 module.exports.users = pulumi
-  .all(users.map((u) => pulumi.all([u.urn, u.id, u.userName, u.baseUrl, u.connection])))
+  .all(users.map(row))
   .apply((rows) =>
     Object.fromEntries(
       rows.map(([urn, id, userName, baseUrl, connection]) => [
