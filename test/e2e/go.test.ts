@@ -3,7 +3,7 @@
 // examples/go, a tenant-onboarding service on the Automation API (inline programs: no Go language
 // host), built and run as its README says with the plain CLI v3.274.1 and the packed package's
 // executable plugin, settings from each stack's config only.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
@@ -13,7 +13,7 @@ import { ApiServer, startApiServer } from "../../server/api-server";
 import { installConsumer } from "../../scripts/consumer";
 import { builtCli, nodeBinDir, pins, repoRoot } from "../../scripts/toolchain";
 import { filesUnder, hits, secretsOf, withEncodings } from "../support/secrets";
-import { ok } from "../support/cli-project";
+import { ok, packedTarball, run, shBlocks } from "../support/cli-project";
 
 const token = "go-example-token-" + Math.random().toString(36).slice(2, 12);
 const typeToken = "storage-user:index:StorageUser";
@@ -36,10 +36,7 @@ beforeAll(async () => {
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     STORAGE_API_URL: api.url,
-    STORAGE_USER_PKG: path.join(
-      consumer,
-      fs.readdirSync(consumer).find((f) => f.endsWith(".tgz"))!,
-    ),
+    STORAGE_USER_PKG: packedTarball(),
   };
   for (const k of ["STORAGE_ACCESS_TOKEN", "PULUMI_BACKEND_URL", "STORAGE_USER_PLUGIN_DIR", "TENANTS_WORK_DIR"])
     delete env[k];
@@ -115,21 +112,10 @@ describe("the Go SDK", () => {
 
 describe("examples/go, as its README says", () => {
   const example = () => path.join(work, "examples", "go");
-  /** The ```sh blocks of examples/go/README.md, in order. */
-  const blocks = () =>
-    [
-      ...fs.readFileSync(path.join(repoRoot, "examples", "go", "README.md"), "utf8").matchAll(/```sh\n([\s\S]*?)```/g),
-    ].map((m) => m[1]);
-  /** Runs a script as a user's shell would; asynchronously, so the API server in this process answers. */
-  const sh = (script: string, extra: Record<string, string> = {}) => {
-    const child = spawn("bash", ["-euo", "pipefail", "-c", script], { cwd: work, env: { ...env, ...extra } });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    return new Promise<{ code: number; output: string }>((resolve) =>
-      child.on("close", (code) => resolve({ code: code ?? -1, output })),
-    );
-  };
+  const blocks = () => shBlocks("examples/go/README.md");
+  /** Runs a script as a user's shell would. */
+  const sh = (script: string, extra: Record<string, string> = {}) =>
+    run("bash", ["-euo", "pipefail", "-c", script], { cwd: work, env: { ...env, ...extra } });
 
   test("the build, install and preview run as written with the plain CLI and no language host, without a token, calling no API", async () => {
     // The example and the SDK its go.mod replaces, laid out as in a clone.

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { installConsumer } from "../../scripts/consumer";
+import { packedTarball } from "../support/cli-project";
 import { nodeBinDir, repoRoot } from "../../scripts/toolchain";
 
 let dir: string;
@@ -24,13 +24,9 @@ beforeAll(() => {
     filter: (src) => !src.includes("node_modules"),
   });
   // The example names the tarball `npm pack` writes at the repository's root; the test run's is in its install.
-  const consumer = installConsumer();
   const pj = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
   expect(pj.dependencies["pulumi-storage-user"]).toMatch(/^file:\.\.\/\.\.\/pulumi-storage-user-[\d.]+\.tgz$/);
-  pj.dependencies["pulumi-storage-user"] = `file:${path.join(
-    consumer,
-    fs.readdirSync(consumer).find((f) => f.endsWith(".tgz"))!,
-  )}`;
+  pj.dependencies["pulumi-storage-user"] = `file:${packedTarball()}`;
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pj, null, 2));
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: dir, env, stdio: "ignore" });
 });

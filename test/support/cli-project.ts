@@ -1,8 +1,12 @@
-// What the end-to-end tests share about the CLI they run. The newest CLI runs test/e2e/engine again
-// for its engine paths (vitest.config.mts); a test that proves only this package's own logic, which
-// no CLI version changes, runs on the pinned CLI alone: `test.skipIf(onNewestCli)`.
+// What the end-to-end tests share. The newest CLI runs test/e2e/engine again for its engine paths
+// (vitest.config.mts); a test that proves only this package's own logic, which no CLI version
+// changes, runs on the pinned CLI alone: `test.skipIf(onNewestCli)`.
+import { spawn, SpawnOptions } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { expect, inject } from "vitest";
-import { pins } from "../../scripts/toolchain";
+import { installConsumer } from "../../scripts/consumer";
+import { pins, repoRoot } from "../../scripts/toolchain";
 
 export const onNewestCli = inject("cliVersion") !== pins.cli;
 
@@ -16,4 +20,26 @@ export function ok<T extends { code: number | null; output: string }>(r: T): T {
 export function failed<T extends { code: number | null; output: string }>(r: T): T {
   expect(r.code, r.output).not.toBe(0);
   return r;
+}
+
+/** Runs a command, its stdout and stderr in one string; asynchronously, so the API servers of the test process answer. */
+export function run(command: string, args: string[], opts: SpawnOptions): Promise<{ code: number; output: string }> {
+  const child = spawn(command, args, { ...opts, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code: code ?? -1, output })));
+}
+
+/** The ```sh blocks of a Markdown file of the repository, in order. */
+export const shBlocks = (file: string) =>
+  [...fs.readFileSync(path.join(repoRoot, file), "utf8").matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+
+/** The tarball the test run packed and installed for every program (scripts/consumer.ts). */
+export function packedTarball(): string {
+  const dir = installConsumer();
+  return path.join(
+    dir,
+    fs.readdirSync(dir).find((f) => f.endsWith(".tgz"))!,
+  );
 }

@@ -4,7 +4,7 @@
 // verbatim, run as an ES module by Node 24's type stripping and compiled to CommonJS; and
 // examples/automation as its README runs it. Each is its own project installing the packed
 // package, compiled with TypeScript (one tsc run for all) and run from where services run.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { installConsumer } from "../../../scripts/consumer";
 import { nodeBinDir, repoRoot, userPath } from "../../../scripts/toolchain";
 import { ApiServer, startApiServer } from "../../../server/api-server";
-import { ok, onNewestCli } from "../../support/cli-project";
+import { ok, onNewestCli, run } from "../../support/cli-project";
 import { filesUnder, hits, secretsOf, withEncodings } from "../../support/secrets";
 
 const tokens = ["automation-token-1-5be0c2d9", "automation-token-2-91f3aa07"];
@@ -67,15 +67,8 @@ afterAll(async () => {
   fs.rmSync(work, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number;
-  output: string;
-  /** The JSON lines it printed. */
-  steps: Array<Record<string, any>>;
-}
-
-/** Runs a script of the app (one Node.js process) from `cwd`, with a user's environment: the CLI and Node 24 on PATH, a file:// backend. */
-function run(cwd: string, script: string, args: string[], tmp = "tmp"): Promise<Run> {
+/** Runs a script of the app (one Node.js process) from `cwd` as a service runs: the CLI and Node 24 on PATH, a file:// backend. */
+async function service(cwd: string, script: string, args: string[], tmp = "tmp") {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PATH: userPath(),
@@ -89,28 +82,22 @@ function run(cwd: string, script: string, args: string[], tmp = "tmp"): Promise<
     // LocalWorkspace makes a work directory per inline stack in the temp dir.
     TMPDIR: path.join(work, tmp),
   };
-  const child = spawn(path.join(nodeBinDir(), "node"), [path.join(app, script), ...args], { cwd, env });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  return new Promise((resolve) =>
-    child.on("close", (code) => {
-      const steps = output
-        .split("\n")
-        .filter((l) => l.startsWith("{"))
-        .map((l) => JSON.parse(l));
-      resolve({ code: code ?? 1, output, steps });
-    }),
-  );
+  const r = await run(path.join(nodeBinDir(), "node"), [path.join(app, script), ...args], { cwd, env });
+  // The JSON lines it printed.
+  const steps: Array<Record<string, any>> = r.output
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l));
+  return { ...r, steps };
 }
 const createsOf = (api: ApiServer, userName: string) =>
   api.requests.filter((r) => r.path === "/storage/users" && JSON.parse(r.body).UserName === userName).length;
 
 describe("one process, many stacks", () => {
-  let r: Run;
+  let r: Awaited<ReturnType<typeof service>>;
   const step = (name: string) =>
     r.steps.find((s) => s.step === name) ?? expect.fail(`no step ${name} in:\n${r.output}`);
-  beforeAll(async () => void (r = await run(app, "dist/service.js", [apis[0].url, apis[1].url, ...tokens])));
+  beforeAll(async () => void (r = await service(app, "dist/service.js", [apis[0].url, apis[1].url, ...tokens])));
 
   test("the process ends cleanly", () => expect(r.code, r.output).toBe(0));
 
@@ -227,7 +214,7 @@ describe("one process, many stacks", () => {
 // runs on the newest CLI above.
 describe.skipIf(onNewestCli)("docs/automation-api.md's snippet and examples/automation", () => {
   const guide = async (script: string, tenant: string, cwd = app) => {
-    const r = await run(cwd, `guide/${script}`, [tenant, apis[0].url, tokens[0]], "guide-tmp");
+    const r = await service(cwd, `guide/${script}`, [tenant, apis[0].url, tokens[0]], "guide-tmp");
     return { ...(r.steps[0] ?? { ok: false, message: r.output }), output: r.output };
   };
 
@@ -265,12 +252,12 @@ describe.skipIf(onNewestCli)("docs/automation-api.md's snippet and examples/auto
 
   test("examples/automation from /: a tenant's stack is created, its credentials read as secrets, and removed with a warning", async () => {
     const tenant = `acme${Date.now().toString(36)}`;
-    const up = ok(await run("/", "dist/tenants.js", ["up", tenant]));
+    const up = ok(await service("/", "dist/tenants.js", ["up", tenant]));
     const user = apis[0].users.find((u) => u.Name === `tenant-${tenant}`)!;
     expect(up.output).toContain(`tenant ${tenant}: storage user ${user.Id}`);
-    const creds = ok(await run("/", "dist/tenants.js", ["credentials", tenant]));
+    const creds = ok(await service("/", "dist/tenants.js", ["credentials", tenant]));
     expect(creds.output).toContain("AWS_SECRET_ACCESS_KEY=[secret]");
-    const removed = ok(await run("/", "dist/tenants.js", ["remove", tenant]));
+    const removed = ok(await service("/", "dist/tenants.js", ["remove", tenant]));
     expect(removed.output).toContain(
       `warning USER_LEFT_STACK (urn:pulumi:${tenant}::tenants::pulumi-nodejs:dynamic/storage:StorageUser::storage)`,
     );

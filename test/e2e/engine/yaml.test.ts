@@ -4,15 +4,14 @@
 // and no Node.js language host; Go programs use the same plugin (go.test.ts). Settings from stack
 // config only: after the README's blocks, no STORAGE_* variable is in the environment. Also an
 // explicit provider for a second service, and what the plugin refuses in its configuration.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
-import { installConsumer } from "../../../scripts/consumer";
 import { repoRoot, userPath } from "../../../scripts/toolchain";
-import { failed, ok, onNewestCli } from "../../support/cli-project";
+import { failed, ok, onNewestCli, packedTarball, run, shBlocks } from "../../support/cli-project";
 import { filesUnder, hits, secretsOf, withEncodings } from "../../support/secrets";
 
 const token = "yaml-token-" + Math.random().toString(36).slice(2, 12);
@@ -26,22 +25,13 @@ let env: NodeJS.ProcessEnv;
 /** Each property of StorageUser in the plugin's schema: whether it is secret. */
 let schemaOutputs: Record<string, boolean>;
 
-/** Runs a script as a user's shell would; asynchronously, so the API servers in this process answer. */
-function sh(script: string, extra: Record<string, string | undefined> = {}): Promise<{ code: number; output: string }> {
-  const child = spawn("bash", ["-euo", "pipefail", "-c", script], { cwd: work, env: { ...env, ...extra } });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code: code ?? -1, output })));
-}
+/** Runs a script as a user's shell would. */
+const sh = (script: string, extra: Record<string, string | undefined> = {}) =>
+  run("bash", ["-euo", "pipefail", "-c", script], { cwd: work, env: { ...env, ...extra } });
 /** `script` in the program's directory, with no STORAGE_* variable in its environment. */
 const inProgram = (script: string) => sh(`cd examples/yaml && ${script}`, { STORAGE_API_URL: undefined });
 const pulumi = (args: string) => inProgram(`pulumi ${args}`);
-/** The ```sh blocks of examples/yaml/README.md, in order. */
-const readmeBlocks = () =>
-  [
-    ...fs.readFileSync(path.join(repoRoot, "examples", "yaml", "README.md"), "utf8").matchAll(/```sh\n([\s\S]*?)```/g),
-  ].map((m) => m[1]);
+const readmeBlocks = () => shBlocks("examples/yaml/README.md");
 const pulumiYaml = () => path.join(programDir, "Pulumi.yaml");
 /** Runs `run` with Pulumi.yaml's `outputs:` line replaced by `resources` and that line, then puts the file back. */
 async function withResources<T>(resources: string, run: () => Promise<T>): Promise<T> {
@@ -60,7 +50,6 @@ beforeAll(async () => {
   // A copy of the example as a user has it: its own directory, nothing installed around it.
   fs.cpSync(path.join(repoRoot, "examples", "yaml"), path.join(work, "examples", "yaml"), { recursive: true });
   programDir = path.join(work, "examples", "yaml");
-  const consumer = installConsumer();
   const yamlHost = execFileSync("bash", [path.join(repoRoot, "tools", "yaml-host", "build.sh")], { encoding: "utf8" });
   env = {
     ...process.env,
@@ -70,10 +59,7 @@ beforeAll(async () => {
     PULUMI_CONFIG_PASSPHRASE: "yaml-test-passphrase",
     PULUMI_SKIP_UPDATE_CHECK: "true",
     STORAGE_API_URL: api.url,
-    STORAGE_USER_PKG: path.join(
-      consumer,
-      fs.readdirSync(consumer).find((f) => f.endsWith(".tgz"))!,
-    ),
+    STORAGE_USER_PKG: packedTarball(),
   };
   delete env.STORAGE_ACCESS_TOKEN;
   fs.mkdirSync(path.join(work, "state"));
