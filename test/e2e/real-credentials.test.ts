@@ -4,8 +4,11 @@
 // ftpUrl, env) get a file written and read back in the AWS SDK, an FTP client, python-swiftclient
 // and rclone (given only the user's `env` as their environment); a wrong secret and another user's
 // bucket, directory or account are refused; a rotation's new credentials work and the old still do.
-// One real API and one stack of the demo's program serve every test, in order; then `npm run demo`.
+// One real API and one stack of the demo's program serve every test, in order, the stack's state kept
+// where teams keep it, in an S3 bucket (Pulumi's DIY S3 backend) on the same versitygw; then `npm run demo`.
 import { execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -33,6 +36,8 @@ let api: RealApiServer;
 let stack: TestStack;
 let users: Record<string, User>;
 let work: string;
+/** The S3 bucket that holds the stack's state. */
+let state: S3Client;
 const cliOutput: string[] = [];
 const deploy = async (rotate: string) => {
   const list = [
@@ -53,16 +58,36 @@ beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), "psu-real-"));
   api = await startRealApiServer({ token });
   expect(api.backends.swift, "real mode started without Swift").toBeDefined();
+  // The state bucket's own account, as a team's CI has one; not a StorageUser.
+  const [accessKeyId, secretAccessKey] = [
+    `STATE${Date.now().toString(36).toUpperCase()}`,
+    randomBytes(24).toString("base64"),
+  ];
+  await api.backends.createS3Account(accessKeyId, secretAccessKey);
+  const endpoint = api.backends.s3Endpoint;
+  state = new S3Client({
+    endpoint,
+    region: "us-east-1",
+    forcePathStyle: true,
+    credentials: { accessKeyId, secretAccessKey },
+  });
+  await state.send(new CreateBucketCommand({ Bucket: "pulumi-state" }));
   // The demo's program (Pulumi.yaml: examples/from-config); `rot` is auto-named and rotated below.
   stack = await TestStack.create({
     programDir: repoRoot,
     config: { "storage:baseUrl": api.url },
     secrets: { "storage:accessToken": token },
+    // `pulumi login 's3://…'`, per command.
+    env: {
+      PULUMI_BACKEND_URL: `s3://pulumi-state?endpoint=${new URL(endpoint).host}&s3ForcePathStyle=true&disableSSL=true`,
+      ...{ AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_REGION: "us-east-1" },
+    },
   });
   users = await deploy("1");
 });
 afterAll(async () => {
   await stack?.dispose();
+  state?.destroy();
   await api?.close();
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
@@ -177,16 +202,31 @@ test("rotation of an auto-named user (from-config's rotate, a replacementTrigger
   expect((await swift(["download", "rot-container", "rot.txt", "-o", "-"], old.env)).output).toBe("before rotation\n");
 });
 
-test("state and every CLI output, `stack output --json` included, hold none of the real-mode secrets, reserved characters included", async () => {
+test("the state bucket, its history and backups included, and every CLI output hold none of the real-mode secrets, reserved characters included", async () => {
   // Real mode issues `+ /` in S3 secrets and `@:/%#?` in FTP passwords. (The clients print their account: theirs to print.)
   expect(api.users.every((u) => /[@:/%#?]/.test(u.FtpConnection.Password))).toBe(true);
+  expect(stack.stateFileText()).toBe(""); // nothing went to the file backend
+  const objects: Array<[string, string]> = [];
+  for (const o of (await state.send(new ListObjectsV2Command({ Bucket: "pulumi-state" }))).Contents ?? []) {
+    const body = await state.send(new GetObjectCommand({ Bucket: "pulumi-state", Key: o.Key }));
+    objects.push([
+      `s3://pulumi-state/${o.Key}`,
+      Buffer.from(await body.Body!.transformToByteArray()).toString("latin1"),
+    ]);
+  }
+  expect(objects.find(([k]) => k.endsWith(`stacks/storage-users/${stack.stackName}.json`))?.[1]).toContain(
+    "StorageUser",
+  );
+  expect(objects.filter(([k]) => k.includes("/history/")).length).toBeGreaterThanOrEqual(2 * 2); // an entry and a checkpoint per up
   const shown = await stack.run(["stack", "output", "--json"]);
-  const places: Array<[string, string]> = [
-    ["state", stack.stateFileText()],
+  const places = [
+    ...objects,
     ["pulumi stack output", shown.output],
     ...cliOutput.map((o, i): [string, string] => [`up ${i}`, o]),
   ];
-  expect(hits(places, withEncodings([["token", token], ...api.users.flatMap(secretsOf)]))).toEqual([]);
+  expect(
+    hits(places as Array<[string, string]>, withEncodings([["token", token], ...api.users.flatMap(secretsOf)])),
+  ).toEqual([]);
 });
 
 test("the demo app fails when a variable it reads is wrong, so the demo's success below means something", async () => {

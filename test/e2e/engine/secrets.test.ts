@@ -4,16 +4,13 @@
 // the token and every credential the server issued: 0 hits, and `stack output --show-secrets` shows
 // the search is not vacuous. Where the token may live: set with --secret it is stored encrypted
 // only; plain, under a misspelt key or in the project file it is refused before anything registers,
-// naming the key, never the value; from the environment it reaches no file. A state kept in an S3
-// bucket holds none of them either. What the engine's own -v=9 logs print is outside the
-// provider's reach (docs/testing.md "The engine's verbose logs").
-import { randomBytes } from "node:crypto";
+// naming the key, never the value; from the environment it reaches no file. (A state kept in an S3
+// bucket: real-credentials.test.ts.) What the engine's own -v=9 logs print is outside the provider's
+// reach (docs/testing.md "The engine's verbose logs").
 import * as path from "node:path";
-import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
-import { RealApiServer, startRealApiServer } from "../../../server/real-backends";
-import { repoRoot, RunResult, TestStack } from "../../../scripts/stack";
+import { RunResult, TestStack } from "../../../scripts/stack";
 import { failed, ok, onNewestCli } from "../../support/cli-project";
 import { filesUnder, hits, secretsOf, withEncodings } from "../../support/secrets";
 
@@ -304,68 +301,4 @@ describe("where the token may live", () => {
       for (const v of [token, connToken]) expect(filesWith(stack, v)).toEqual([]);
     },
   );
-});
-
-// Pulumi's DIY S3 backend on the local API's own versitygw (S3 alone: no Keystone and Swift): two
-// ups, then every object in the bucket, history and backups included, is searched. Pinned CLI alone.
-describe.skipIf(onNewestCli)("the state in an S3 bucket", () => {
-  const bucket = "pulumi-state";
-  const stateKey = {
-    accessKeyId: `STATE${randomBytes(6).toString("hex").toUpperCase()}`,
-    secretAccessKey: randomBytes(24).toString("base64"),
-  };
-  let real: RealApiServer;
-  let s3: S3Client;
-  let stack: TestStack | undefined;
-  beforeAll(async () => {
-    real = await startRealApiServer({ token }, { swift: false });
-    await real.backends.createS3Account(stateKey.accessKeyId, stateKey.secretAccessKey);
-    s3 = new S3Client({
-      endpoint: real.backends.s3Endpoint,
-      region: "us-east-1",
-      forcePathStyle: true,
-      credentials: stateKey,
-    });
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  });
-  afterAll(async () => {
-    await stack?.dispose();
-    s3?.destroy();
-    await real?.close();
-  });
-
-  const objects = async (): Promise<Array<[string, string]>> => {
-    const out: Array<[string, string]> = [];
-    for (const o of (await s3.send(new ListObjectsV2Command({ Bucket: bucket }))).Contents ?? []) {
-      const body = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: o.Key }));
-      out.push([`s3://${bucket}/${o.Key}`, Buffer.from(await body.Body!.transformToByteArray()).toString("latin1")]);
-    }
-    return out;
-  };
-
-  test("up and a second up; no token or credential in any object of the bucket", async () => {
-    // `pulumi login 's3://…'`, per command.
-    const port = new URL(real.backends.s3Endpoint).port;
-    stack = await TestStack.create({
-      programDir: repoRoot,
-      config: { "storage:baseUrl": real.url, "users[0].name": "app", "users[1].name": "backup" },
-      secrets: { "storage:accessToken": token },
-      env: {
-        PULUMI_BACKEND_URL: `s3://${bucket}?endpoint=127.0.0.1:${port}&s3ForcePathStyle=true&disableSSL=true`,
-        AWS_ACCESS_KEY_ID: stateKey.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: stateKey.secretAccessKey,
-        AWS_REGION: "us-east-1",
-      },
-    });
-    const ups = [await stack.up(), await stack.up()];
-    for (const up of ups) expect(up.code, up.output).toBe(0);
-    expect(real.users).toHaveLength(2);
-    expect(real.createAttempts).toBe(2); // the second up read the state from the bucket
-    expect(stack.stateFileText()).toBe(""); // nothing went to the file backend
-    const all = await objects();
-    expect(all.find(([k]) => k.endsWith(`stacks/storage-users/${stack!.stackName}.json`))?.[1]).toContain(TYPE);
-    expect(all.filter(([k]) => k.includes("/history/")).length).toBeGreaterThanOrEqual(2 * 2);
-    const needles = withEncodings([["token", token], ...real.users.flatMap(secretsOf)]);
-    expect(hits([...all, ...ups.map((u, i): [string, string] => [`up ${i}`, u.output])], needles)).toEqual([]);
-  });
 });
