@@ -1,18 +1,22 @@
-// The programs under examples/ that no other file runs, as their READMEs say, through the real CLI
-// against the local API, with the package installed as the tests install it (scripts/consumer.ts):
-// `basic`, and the README's first snippet feeding `app-config` through a StackReference. Every
-// example type-checks. (from-config: consumer-path.test.ts and ledger.test.ts; ci-preview:
-// ci-review.test.ts and policy-pack.test.ts; the rest: automation, unit-testing-example, yaml, go.)
-import { execFileSync } from "node:child_process";
+// Every program under examples/ that no other file runs, as its README says, through the real CLI
+// against the local API: `basic`, and the README's first snippet feeding `app-config` through a
+// StackReference, with the package installed as the tests install it (scripts/consumer.ts); the
+// examples/README.md block, run as written in a fresh copy of the repository (it installs the examples
+// from the tarball `npm pack` writes and starts `npm run api` in real mode); and examples/unit-testing's
+// own tests, installed from the tarball next to mocha, ts-node and vitest. Every example type-checks.
+// (from-config also: ledger.test.ts; ci-preview: ci-preview.test.ts; the rest: automation, yaml, go.)
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../server/api-server";
 import { installConsumer } from "../../scripts/consumer";
-import { repoRoot, TestStack } from "../../scripts/stack";
+import { locateCli, repoRoot, TestStack } from "../../scripts/stack";
+import { nodeBinDir } from "../../scripts/toolchain";
+import { failed, ok, packedTarball } from "../support/cli-project";
 import { secretsOf } from "../support/secrets";
-import { ok } from "../support/cli-project";
 
 const token = "examples-token-7f3a9c";
 const examples = path.join(repoRoot, "examples");
@@ -27,6 +31,15 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 const withApi = () => ({ STORAGE_API_URL: api.url, STORAGE_ACCESS_TOKEN: token });
+/** A dotenv file app-config wrote: its variables, unquoted. */
+const envFileOf = (file: string) =>
+  Object.fromEntries(
+    fs
+      .readFileSync(file, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1).replace(/^'(.*)'$/, "$1")]),
+  );
 /** Every credential issued so far, as plain text. */
 const credentials = () => api.users.flatMap(secretsOf).map(([, v]) => v);
 
@@ -133,10 +146,7 @@ test("the README's first snippet as a program; app-config reads its `credentials
       for (const v of credentials()) expect(r.output.includes(v), "a credential in --debug output").toBe(false);
     }
     expect(fs.statSync(envFile).mode & 0o777).toBe(0o600);
-    const lines = fs.readFileSync(envFile, "utf8").trimEnd().split("\n");
-    const parsed = Object.fromEntries(
-      lines.map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1).replace(/^'(.*)'$/, "$1")]),
-    );
+    const parsed = envFileOf(envFile);
     expect(parsed).toEqual(out.credentials.app.env);
     expect(Object.keys(parsed)).toHaveLength(12);
     expect(await app.outputs(false)).toEqual({ configFile: envFile, configFormat: "dotenv" });
@@ -163,4 +173,135 @@ test("the README's first snippet as a program; app-config reads its `credentials
     await app.dispose();
     await users.dispose();
   }
+});
+
+describe('examples/README.md "From clone to app config"', () => {
+  const readme = fs.readFileSync(path.join(repoRoot, "examples", "README.md"), "utf8");
+  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf("## From clone to app config")))![1];
+  const cloneDir = fs.mkdtempSync(path.join(os.tmpdir(), "psu-consumer-path-"));
+  let group: number | undefined;
+  afterAll(() => {
+    try {
+      if (group) process.kill(-group, "SIGTERM"); // the API, if the block stopped before its `kill %1`
+    } catch {
+      // already gone
+    }
+    fs.rmSync(cloneDir, { recursive: true, force: true });
+  });
+  const portTaken = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
+      socket.on("error", () => resolve(false));
+    });
+  /** Whether something still listens on any of `ports` after up to `tries` × 100 ms. */
+  async function stillListening(ports: number[], tries: number) {
+    for (let i = 0; i < tries; i++) {
+      if (!(await Promise.all(ports.map(portTaken))).some(Boolean)) return false;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return true;
+  }
+
+  test("the block runs as written: users stack, app-config stack, a 0600 env file with the user's credentials; `kill %1` stops the API and its servers", async () => {
+    expect(block).toContain("npm pack");
+    // The block starts the local API on a fixed port, as a user would.
+    expect(await portTaken(8080), "port 8080 is taken: the block's local API could not start").toBe(false);
+    // The tracked files as they are in the working tree: what a clone of this commit holds.
+    const clone = path.join(cloneDir, "pulumi-storage-user");
+    for (const f of spawnSync("git", ["ls-files", "-z"], { cwd: repoRoot, encoding: "utf8" }).stdout.split("\0")) {
+      if (!f || !fs.existsSync(path.join(repoRoot, f))) continue; // deleted, not yet committed
+      fs.mkdirSync(path.dirname(path.join(clone, f)), { recursive: true });
+      fs.copyFileSync(path.join(repoRoot, f), path.join(clone, f));
+    }
+    const env: NodeJS.ProcessEnv = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !/^(STORAGE_|PULUMI_)/.test(k)),
+    );
+    Object.assign(env, {
+      PATH: [locateCli(), nodeBinDir(), process.env.PATH].join(path.delimiter),
+      PULUMI_HOME: path.join(cloneDir, "pulumi-home"),
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      NO_COLOR: "1",
+      npm_config_loglevel: "error",
+      npm_config_prefer_offline: "true",
+    });
+    // -e: the first failing command ends it, as it would stop a user reading the output.
+    const child = spawn("bash", ["-e", "-c", block], { cwd: clone, env, detached: true });
+    group = child.pid;
+    let output = "";
+    child.stdout.on("data", (c) => (output += c));
+    child.stderr.on("data", (c) => (output += c));
+    // "exit", not "close": a server left running would hold the pipes open.
+    const code = await new Promise<number>((resolve) => child.on("exit", (c) => resolve(c ?? 1)));
+    // Real mode's S3 and FTP servers: `kill %1` is a SIGTERM, which stops them with the API.
+    const [, s3Port, ftpPort] =
+      /users are created on S3 http:\/\/127\.0\.0\.1:(\d+) \(versitygw\) and FTP 127\.0\.0\.1:(\d+)/.exec(output) ?? [];
+    expect(code, output).toBe(0);
+    expect(output).toMatch(/storage API listening on http:\/\/127\.0\.0\.1:8080/);
+    expect(s3Port, "the API did not start in real mode").toBeDefined();
+    expect(await stillListening([8080], 30), "the block's `kill %1` left the local API running").toBe(false);
+    expect(
+      await stillListening([Number(s3Port), Number(ftpPort)], 100),
+      "`kill %1` left real mode's S3 or FTP server running",
+    ).toBe(false);
+    const envFile = path.join(clone, "examples", "app-config", "app.env");
+    expect(fs.statSync(envFile).mode & 0o777).toBe(0o600);
+    const vars = envFileOf(envFile);
+    // The file holds what the users stack exported for `app`, printed by its --show-secrets line.
+    expect(vars.AWS_ACCESS_KEY_ID).toMatch(/\S/);
+    expect(output).toContain(vars.AWS_SECRET_ACCESS_KEY);
+    expect(output).toMatch(/"userName":\s*"app-[0-9a-f]{7}"/);
+  });
+});
+
+describe("examples/unit-testing, as a user's infra repo has it", () => {
+  let dir: string;
+  const unitEnv = {
+    ...process.env,
+    PATH: [nodeBinDir("24"), process.env.PATH].join(path.delimiter),
+    npm_config_loglevel: "error",
+    NO_COLOR: "1",
+  };
+  beforeAll(() => {
+    dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "psu-unit-")), "infra");
+    fs.cpSync(path.join(repoRoot, "examples", "unit-testing"), dir, {
+      recursive: true,
+      filter: (src) => !src.includes("node_modules"),
+    });
+    // The example names the tarball `npm pack` writes at the repository's root; the test run's is in its install.
+    const pj = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+    expect(pj.dependencies["pulumi-storage-user"]).toMatch(/^file:\.\.\/\.\.\/pulumi-storage-user-[\d.]+\.tgz$/);
+    pj.dependencies["pulumi-storage-user"] = `file:${packedTarball()}`;
+    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pj, null, 2));
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], {
+      cwd: dir,
+      env: unitEnv,
+      stdio: "ignore",
+    });
+  });
+  afterAll(() => dir && fs.rmSync(path.dirname(dir), { recursive: true, force: true }));
+
+  const npmRun = (script: string) => {
+    const r = spawnSync("npm", ["run", "--silent", script], { cwd: dir, env: unitEnv, encoding: "utf8" });
+    return { code: r.status, output: r.stdout + r.stderr };
+  };
+
+  test("the mocha test (Pulumi's guide: setMocks, then the program) and the vitest test pass: wiring and secrecy", () => {
+    const mocha = ok(npmRun("test:mocha"));
+    expect(mocha.output).toMatch(/3 passing/);
+    expect(mocha.output).toContain("hands the application secrets only");
+    expect(ok(npmRun("test:vitest")).output).toMatch(/Tests\s+2 passed/);
+  });
+
+  test("the example's tests can fail: a StorageUser left to a mock that is not ours has no env", () => {
+    // The user's own mocks alone (Pulumi's guide echoes the inputs): the wiring test must fail.
+    const spec = path.join(dir, "test", "app.spec.ts");
+    const original = fs.readFileSync(spec, "utf8");
+    const echo = "setMocks({ newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs },";
+    fs.writeFileSync(spec, original.replace("setMocks(storageUserMocks(),", echo));
+    try {
+      expect(failed(npmRun("test:mocha")).output).toMatch(/failing/);
+    } finally {
+      fs.writeFileSync(spec, original);
+    }
+  });
 });
