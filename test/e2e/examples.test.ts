@@ -1,10 +1,7 @@
-// Every program under examples/ that no other file runs, as its README says, through the real CLI
-// against the local API: `basic`, and the README's first snippet feeding `app-config` through a
-// StackReference, with the package installed as the tests install it (scripts/consumer.ts); the
-// examples/README.md block, run as written in a fresh copy of the repository (it installs the examples
-// from the tarball `npm pack` writes and starts `npm run api` in real mode); and examples/unit-testing's
-// own tests, installed from the tarball next to mocha, ts-node and vitest. Every example type-checks.
-// (from-config also: ledger.test.ts; ci-preview: ci-preview.test.ts; the rest: automation, yaml, go.)
+// Every program under examples/ that no other file runs, as its README says, through the real CLI:
+// basic; the README's first snippet feeding app-config; examples/README.md's block in a fresh copy of
+// the repository; examples/unit-testing's own tests. (from-config also: ledger.test.ts; ci-preview:
+// ci-preview.test.ts; automation, yaml and go: their own files.)
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as net from "node:net";

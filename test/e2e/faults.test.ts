@@ -1,14 +1,7 @@
-// How a create ends, through the real CLI against the local API, one case of each way (retried to
-// success, retries exhausted by customTimeouts.create, refused, sent without a verdict, answered
-// unusably) and what only a CLI run shows: the plugin's process environment (NODE_EXTRA_CA_CERTS,
-// HTTP(S)_PROXY, NO_PROXY), customTimeouts.create reaching the budget, what the stack records, that
-// the next up sends nothing and that the guidance works. Either exactly one user exists on the server
-// and the stack holds it (possibly as a recorded failure), or none exists and the error says what to
-// do. Every other status, redirect and body is test/unit/create-client.test.ts's, in-process.
-//
-// One stack (test/programs/users: one StorageUser `<case>-0` per up) serves every case; each case
-// gets an API server of its own, named in STORAGE_API_URL for that run only, so every count below is
-// the case's own. Each up deletes the previous case's resource (a no-op on the API).
+// How a create ends through the real CLI, one case of each way, and what only a CLI run shows: the
+// plugin's environment (NODE_EXTRA_CA_CERTS, proxies), customTimeouts.create, what the stack records,
+// that the next up sends nothing, that the guidance works. Every other status, redirect and body is
+// test/unit/create-client.test.ts's. One stack; each case an API server of its own, so counts are its own.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";

@@ -1,10 +1,7 @@
-// The install matrix (scripts/install-matrix.ts): each row a user's program that installs this
-// package as an infra repo does (the tarball `npm pack` writes, hooks included, or the git URL) with
-// its own package manager, SDK, Node.js and Pulumi CLI, and runs plain `pulumi` through the language
-// host. Each axis is covered, not every product. Per row: preview without a token sends nothing; up
-// creates exactly one user; a second up (--debug) sends nothing; the token and every credential appear
-// 0 times in `stack export`, the state file and the CLI's output; the `__provider` bytes are recorded.
-// The README's table is this run's: the last test checks it, `npm run matrix` rewrites it.
+// The install matrix (scripts/install-matrix.ts): each row a user's program installing the package
+// (the tarball `npm pack` writes, hooks included, or the git URL) with its own package manager, SDK,
+// Node.js and CLI: preview sends nothing, up creates one user, a second up --debug sends nothing, no
+// secret in state, export or output. README's table is this run's (`npm run matrix` rewrites it).
 import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";

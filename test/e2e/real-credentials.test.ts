@@ -1,11 +1,8 @@
-// The credentials a real `pulumi up` hands out work in real clients: the local API in real mode
-// creates each user on versitygw (S3), tools/ftp-server (FTP) and Keystone (v3) with a project of its
-// own, served by a real Swift proxy (server/swift-backend.ts). The stack's outputs alone (s3, ftp,
-// ftpUrl, env) get a file written and read back in the AWS SDK, an FTP client, python-swiftclient
-// and rclone (given only the user's `env` as their environment); a wrong secret and another user's
-// bucket, directory or account are refused; a rotation's new credentials work and the old still do.
-// One real API and one stack of the demo's program serve every test, in order, the stack's state kept
-// where teams keep it, in an S3 bucket (Pulumi's DIY S3 backend) on the same versitygw; then `npm run demo`.
+// The credentials a real `pulumi up` hands out work in real clients (AWS SDK, FTP, python-swiftclient,
+// rclone) against the local API's real mode (versitygw, the FTP server, Keystone and Swift), with the
+// stack's outputs alone; a wrong secret and another user's data are refused; a rotation's new
+// credentials work and the old still do. One real API and one stack, its state in an S3 bucket of the
+// same versitygw; then `npm run demo`.
 import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";

@@ -1,9 +1,6 @@
-// Services that drive Pulumi through the Automation API, on the real CLI: a service running many
-// stacks from one Node.js process, some at once, each on its own service, failures typed
-// (test/programs/automation/service.ts); docs/automation-api.md's snippet, copied out of the guide
-// verbatim, run as an ES module by Node 24's type stripping and compiled to CommonJS; and
-// examples/automation as its README runs it. Each is its own project installing the packed
-// package, compiled with TypeScript (one tsc run for all) and run from where services run.
+// Services that drive Pulumi through the Automation API on the real CLI: many stacks in one Node.js
+// process, each on its own service, failures typed (test/programs/automation/service.ts);
+// docs/automation-api.md's snippet, verbatim, as an ES module and as CommonJS; examples/automation.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";

@@ -1,13 +1,6 @@
-// examples/ci-preview through the unmodified CLI, on one stack deployed from it. Its policy pack
-// (`--policy-pack`, started through the language host's RunPlugin and policy proxy, installed with
-// `npm ci` as a CI job does): a name breaking the rule fails the preview; a user leaving the stack
-// (removed, or replaced with a known or a generated new name) needs PULUMI_STORAGE_USER_ALLOW_REMOVAL
-// naming it, an added one does not. Its workflow: previews with no storage token, and the review step
-// (`pulumi-storage-user review`, the package's bin) runs the workflow's own `run:` lines as written
-// (bash, in the example's directory, with a GitHub Actions job's env): a removal or a replacement is
-// annotated with the resource, id, userName and service and fails the job unless the pull request
-// has the label. Nothing reaches the storage API. Also the stand-in language host's own test: the
-// CLI drives it through preview, up and the policy pack.
+// examples/ci-preview through the unmodified CLI on one deployed stack: its policy pack (run through
+// the language host's RunPlugin and policy proxy: the stand-in host's own test) and its workflow's
+// review step, run as written. A user leaving the stack needs approval of each, or the label.
 import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";

@@ -1,18 +1,7 @@
-// An interrupted `pulumi up` (test/programs/users) leaves no user on the server that the next up
-// would create again; after a force-stop, the recovery docs/failure-modes.md prescribes names the
-// users the service holds and the stack does not. The harness starts `pulumi` as the leader of a
-// process group of its own, as a shell starts a foreground job: signalling the group is Ctrl-C.
-// Observed with v3.250.0 (the pinned CLI alone runs the first five cases):
-// - one SIGINT: "cancelling": the in-flight creates are awaited and recorded; the next up creates the rest;
-// - a second SIGINT: "terminating": the in-flight creates stay as pending CREATE operations, and the
-//   next up warns and POSTs them again; the provider is told nothing of them, so the service's unique
-//   names turn the repeats into 409s, reported as [NAME_TAKEN] naming the force-stopped run;
-// - SIGKILL of the program's node process: the CLI carries on and records the started creates;
-// - SIGKILL of the CLI: the stack stays locked; after `pulumi cancel` it is a force-stop.
-// The last case, on both CLIs: SIGKILL of the CLI's whole process group (a cancelled CI job, an OOM
-// kill) mid-up of auto-named users, then `pulumi stack export | npx pulumi-storage-user pending`,
-// `pulumi cancel`, `pulumi up`: the recovery creates the dropped resources again under new
-// generated names, so the killed run's users are in no stack, and only `pending` names them.
+// An interrupted `pulumi up` leaves no user on the server that the next up would create again, and
+// after a force-stop (SIGKILL of the CLI's process group), `npx pulumi-storage-user pending` names
+// exactly the users the service holds and the stack does not (docs/failure-modes.md). The harness
+// starts `pulumi` in a process group of its own, as a shell starts a foreground job.
 import { ChildProcess, execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";

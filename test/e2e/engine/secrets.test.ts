@@ -1,12 +1,8 @@
-// The token and every credential stay secret, through the real CLI. One stack of the root program
-// runs preview, up, refresh and destroy (--debug output included); then the state, its history and
-// backups, `stack export`, PULUMI_HOME, the stack's config file and every CLI output are searched for
-// the token and every credential the server issued: 0 hits, and `stack output --show-secrets` shows
-// the search is not vacuous. Where the token may live: set with --secret it is stored encrypted
-// only; plain, under a misspelt key or in the project file it is refused before anything registers,
-// naming the key, never the value; from the environment it reaches no file. (A state kept in an S3
-// bucket: real-credentials.test.ts.) What the engine's own -v=9 logs print is outside the provider's
-// reach (docs/testing.md "The engine's verbose logs").
+// The token and every credential stay secret through the real CLI: state, history, backups, exports,
+// PULUMI_HOME, the config file and every output (--debug too) searched, 0 hits; and where the token may
+// live: encrypted, or from the environment; plain, misspelt or in the project file it is refused before
+// anything registers. (A state in an S3 bucket: real-credentials.test.ts; the engine's own -v=9 logs:
+// docs/testing.md.)
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";

@@ -1,9 +1,6 @@
-// A Pulumi YAML program (examples/yaml), set up exactly as its README says, through the real YAML
-// language host (tools/yaml-host/build.sh): StorageUser served as a custom resource by the
-// package's executable plugin (plugins.providers), with no node_modules in the program directory
-// and no Node.js language host; Go programs use the same plugin (go.test.ts). Settings from stack
-// config only: after the README's blocks, no STORAGE_* variable is in the environment. Also an
-// explicit provider for a second service, and what the plugin refuses in its configuration.
+// examples/yaml set up as its README says, through the real YAML language host: StorageUser served by
+// the package's executable plugin (plugins.providers), no Node.js host, settings from stack config
+// only; an explicit provider for a second service; what the plugin refuses in its configuration.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
