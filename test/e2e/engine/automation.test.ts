@@ -90,8 +90,8 @@ async function service(cwd: string, script: string, args: string[], tmp = "tmp")
 const createsOf = (api: ApiServer, userName: string) =>
   api.requests.filter((r) => r.path === "/storage/users" && JSON.parse(r.body).UserName === userName).length;
 
+let r: Awaited<ReturnType<typeof service>>;
 describe("one process, many stacks", () => {
-  let r: Awaited<ReturnType<typeof service>>;
   const step = (name: string) =>
     r.steps.find((s) => s.step === name) ?? expect.fail(`no step ${name} in:\n${r.output}`);
   beforeAll(async () => void (r = await service(app, "dist/service.js", [apis[0].url, apis[1].url, ...tokens])));
@@ -180,31 +180,6 @@ describe("one process, many stacks", () => {
       ]);
     }
   });
-
-  test("the tokens and every issued credential: nowhere in the backend, PULUMI_HOME or the service's output", () => {
-    const needles = withEncodings([
-      ["token 1", tokens[0]],
-      ["token 2", tokens[1]],
-      ...apis.flatMap((a) => a.users.flatMap(secretsOf)),
-    ]);
-    const places = [
-      ...filesUnder(path.join(work, "backend")),
-      ...filesUnder(path.join(work, "home")),
-      ["service output", r.output] as [string, string],
-    ];
-    expect(
-      places.some(([p]) => p.includes(`${path.sep}history${path.sep}`)),
-      "no history to search",
-    ).toBe(true);
-    expect(apis[0].users.length + apis[1].users.length).toBeGreaterThanOrEqual(3);
-    // The CLI's one exception: it records each update's config in the stack's history before the
-    // program runs, plain values in plain text, so the `up` the program refused left the plain token
-    // there (docs/automation-api.md: checkStackConfig refuses it before any operation, as "checked-" shows).
-    const found = hits(places, needles);
-    const history = /^token 1 in .*[\\/]history[\\/]svc[\\/]plain-[a-z0-9]+[\\/]plain-[a-z0-9-]+\.history\.json$/;
-    expect(found.filter((f) => !history.test(f))).toEqual([]);
-    expect(found.some((f) => f.includes(`${path.sep}checked-`))).toBe(false);
-  });
 });
 
 // The guide's and the example's own logic; their engine path (an inline program's up and destroy)
@@ -263,17 +238,25 @@ describe.skipIf(onNewestCli)("docs/automation-api.md's snippet and examples/auto
       hits([["example output", up.output + creds.output + removed.output]], withEncodings(secretsOf(user))),
     ).toEqual([]);
   });
+});
 
-  test("the guide's token and every credential it issued: nowhere in the backend, PULUMI_HOME or its temp directory", () => {
-    const users = apis[0].users.filter((u) => u.Name.startsWith("tenant-"));
-    expect(users.length).toBe(3);
-    const needles = withEncodings([["token", tokens[0]], ...users.flatMap(secretsOf)]);
-    const places = [
-      ...filesUnder(path.join(work, "backend")),
-      ...filesUnder(path.join(work, "home")),
-      ...filesUnder(path.join(work, "guide-tmp")),
-    ];
-    // The many-stacks service's refused plain-token update is the CLI's own record (above).
-    expect(hits(places, needles).filter((f) => !/[\\/]history[\\/]svc[\\/]plain-/.test(f))).toEqual([]);
-  });
+test("the tokens and every credential issued: nowhere in the backend, PULUMI_HOME, a temp directory or the service's output", () => {
+  const needles = withEncodings([
+    ["token 1", tokens[0]],
+    ["token 2", tokens[1]],
+    ...apis.flatMap((a) => a.users.flatMap(secretsOf)),
+  ]);
+  const places = ["backend", "home", "guide-tmp"].flatMap((d) => filesUnder(path.join(work, d)));
+  expect(
+    places.some(([p]) => p.includes(`${path.sep}history${path.sep}`)),
+    "no history to search",
+  ).toBe(true);
+  expect(apis[0].users.length + apis[1].users.length).toBeGreaterThanOrEqual(3);
+  // The CLI's one exception: it records each update's config in the stack's history before the
+  // program runs, plain values in plain text, so the `up` the program refused left the plain token
+  // there (docs/automation-api.md: checkStackConfig refuses it before any operation, as "checked-" shows).
+  const found = hits([...places, ["service output", r.output]], needles);
+  const history = /^token 1 in .*[\\/]history[\\/]svc[\\/]plain-[a-z0-9]+[\\/]plain-[a-z0-9-]+\.history\.json$/;
+  expect(found.filter((f) => !history.test(f))).toEqual([]);
+  expect(found.some((f) => f.includes(`${path.sep}checked-`))).toBe(false);
 });
