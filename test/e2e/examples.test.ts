@@ -12,7 +12,7 @@ import { ApiServer, startApiServer } from "../../server/api-server";
 import { installConsumer } from "../../scripts/consumer";
 import { locateCli, repoRoot, TestStack } from "../../scripts/stack";
 import { nodeBinDir } from "../../scripts/toolchain";
-import { failed, ok, packedTarball } from "../support/cli-project";
+import { copyCheckout, failed, ok, packedTarball } from "../support/cli-project";
 import { secretsOf } from "../support/secrets";
 
 const token = "examples-token-7f3a9c";
@@ -205,11 +205,7 @@ describe('examples/README.md "From clone to app config"', () => {
     expect(await portTaken(8080), "port 8080 is taken: the block's local API could not start").toBe(false);
     // The tracked files as they are in the working tree: what a clone of this commit holds.
     const clone = path.join(cloneDir, "pulumi-storage-user");
-    for (const f of spawnSync("git", ["ls-files", "-z"], { cwd: repoRoot, encoding: "utf8" }).stdout.split("\0")) {
-      if (!f || !fs.existsSync(path.join(repoRoot, f))) continue; // deleted, not yet committed
-      fs.mkdirSync(path.dirname(path.join(clone, f)), { recursive: true });
-      fs.copyFileSync(path.join(repoRoot, f), path.join(clone, f));
-    }
+    copyCheckout(clone);
     const env: NodeJS.ProcessEnv = Object.fromEntries(
       Object.entries(process.env).filter(([k]) => !/^(STORAGE_|PULUMI_)/.test(k)),
     );

@@ -12,7 +12,7 @@ import { repoRoot, TestStack } from "../../scripts/stack";
 import { nodeBinDir, packageManagerBinDir } from "../../scripts/toolchain";
 import { CellResult, cells, matrixRows, readmeRows, resultsFileVariable } from "../../scripts/install-matrix";
 import { hits, secretsOf, withEncodings } from "../support/secrets";
-import { ok } from "../support/cli-project";
+import { copyCheckout, ok } from "../support/cli-project";
 
 const token = `matrix-token-${Date.now().toString(36)}`;
 let tmp: string;
@@ -26,14 +26,7 @@ beforeAll(() => {
   // package.json, postpack puts it back: scripts/pack-manifest.cjs), in a copy of the files git
   // tracks or would track: the hooks rewrite files other test files read meanwhile.
   checkout = path.join(tmp, "checkout");
-  const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
-    cwd: repoRoot,
-    encoding: "utf8",
-  });
-  for (const f of listed.stdout.split("\0").filter((f) => f && fs.existsSync(path.join(repoRoot, f)))) {
-    fs.mkdirSync(path.dirname(path.join(checkout, f)), { recursive: true });
-    fs.copyFileSync(path.join(repoRoot, f), path.join(checkout, f));
-  }
+  copyCheckout(checkout, true);
   fs.symlinkSync(fs.realpathSync(path.join(repoRoot, "node_modules")), path.join(checkout, "node_modules"));
   const env = { ...process.env, npm_config_loglevel: "error" };
   const [packed] = JSON.parse(

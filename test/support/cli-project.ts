@@ -1,7 +1,7 @@
 // What the end-to-end tests share. The newest CLI runs test/e2e/engine again for its engine paths
 // (vitest.config.mts); a test that proves only this package's own logic, which no CLI version
 // changes, runs on the pinned CLI alone: `test.skipIf(onNewestCli)`.
-import { spawn, SpawnOptions } from "node:child_process";
+import { spawn, SpawnOptions, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect, inject } from "vitest";
@@ -26,8 +26,8 @@ export function failed<T extends { code: number | null; output: string }>(r: T):
 export function run(command: string, args: string[], opts: SpawnOptions): Promise<{ code: number; output: string }> {
   const child = spawn(command, args, { ...opts, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
   return new Promise((resolve) => child.on("close", (code) => resolve({ code: code ?? -1, output })));
 }
 
@@ -42,4 +42,14 @@ export function packedTarball(): string {
     dir,
     fs.readdirSync(dir).find((f) => f.endsWith(".tgz"))!,
   );
+}
+
+/** Copies the files git tracks (with `untracked`, those it would track too) as the working tree has them: a clone of this commit. */
+export function copyCheckout(to: string, untracked = false): void {
+  const args = ["ls-files", "-z", ...(untracked ? ["--cached", "--others", "--exclude-standard"] : [])];
+  for (const f of spawnSync("git", args, { cwd: repoRoot, encoding: "utf8" }).stdout.split("\0")) {
+    if (!f || !fs.existsSync(path.join(repoRoot, f))) continue; // deleted, not yet committed
+    fs.mkdirSync(path.dirname(path.join(to, f)), { recursive: true });
+    fs.copyFileSync(path.join(repoRoot, f), path.join(to, f));
+  }
 }
