@@ -23,27 +23,14 @@ afterEach(async () => {
 
 const ps = (pid: number, format: string) =>
   spawnSync("ps", ["-o", `${format}=`, "-p", String(pid)], { encoding: "utf8" }).stdout.trim();
-/** Pids of every descendant of `pid`. */
+/** Pids of every descendant of `pid`, from one `ps`. */
 function descendants(pid: number): number[] {
-  const rows = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
-    .trim()
-    .split("\n")
-    .map((l) => l.trim().split(/\s+/).map(Number));
-  const out: number[] = [];
-  const walk = (p: number) => rows.filter(([, pp]) => pp === p).forEach(([c]) => (out.push(c), walk(c)));
-  walk(pid);
-  return out;
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" }).trim().split("\n");
+  const pairs = rows.map((l) => l.trim().split(/\s+/).map(Number));
+  const under = (p: number): number[] => pairs.filter(([, pp]) => pp === p).flatMap(([c]) => [c, ...under(c)]);
+  return under(pid);
 }
-
-interface Interrupted {
-  api: ApiServer;
-  stack: TestStack;
-  run: RunResult;
-  /** The CLI and the processes under it when it was interrupted: [pid, command]. */
-  tree: Array<[number, string]>;
-  /** Those still running once the run ended (then ended by pid). */
-  lingering: string[];
-}
+type Interrupted = Awaited<ReturnType<typeof interruptedUp>>;
 
 /**
  * `pulumi up` of `count` users; once `ready(api)` holds, `act` interrupts. Then waits for the
@@ -55,19 +42,16 @@ async function interruptedUp(
   parallel: number,
   ready: (api: ApiServer) => boolean,
   act: (cli: ChildProcess, tree: Array<[number, string]>) => void,
-): Promise<Interrupted> {
+) {
   const api = await startApiServer({ token, ...server });
-  const stack = await TestStack.create({
-    programDir: "test/programs/users",
-    config,
-    secrets: { "storage:accessToken": token },
-    env: { STORAGE_API_URL: api.url },
-  });
-  cleanups.push(async () => {
-    await stack.dispose();
-    await api.close();
-  });
+  const [secrets, env] = [{ "storage:accessToken": token }, { STORAGE_API_URL: api.url }];
+  const stack = await TestStack.create({ programDir: "test/programs/users", config, secrets, env });
+  cleanups.push(
+    () => stack.dispose(),
+    () => api.close(),
+  );
   let cli: ChildProcess | undefined;
+  /** The CLI and the processes under it when it was interrupted: [pid, command]. */
   let tree: Array<[number, string]> = [];
   const poll = setInterval(() => {
     if (!cli || tree.length > 0 || !ready(api)) return;
@@ -80,6 +64,7 @@ async function interruptedUp(
   expect(run.code).not.toBe(0);
   // The server stores each user it received when its answer is due, client or not.
   for (let i = 0; i < 100 && api.users.length < api.requests.length; i++) await new Promise((r) => setTimeout(r, 100));
+  // Those still running once the run ended, then ended by pid.
   const lingering = tree
     .filter(([p]) => !/^(Z|$)/.test(ps(p, "stat")))
     .map(([p, c]) => {
@@ -94,13 +79,10 @@ async function interruptedUp(
   return { api, stack, run, tree, lingering };
 }
 
-const checkpoint = (stack: TestStack) => {
-  const latest = stack.checkpoint();
-  return {
-    resources: (latest.resources ?? []).filter((r) => r.type === TYPE),
-    pending: latest.pending_operations ?? [],
-  };
-};
+const checkpoint = (stack: TestStack) => ({
+  resources: (stack.checkpoint().resources ?? []).filter((r) => r.type === TYPE),
+  pending: stack.checkpoint().pending_operations ?? [],
+});
 const idsInState = (stack: TestStack) =>
   checkpoint(stack)
     .resources.map((r) => [r.urn.split("::").pop(), r.id])
