@@ -5,7 +5,16 @@
 // same versitygw; then `npm run demo`.
 import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import { PassThrough, Readable } from "node:stream";
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from "@aws-sdk/client-s3";
+import { Client as FtpClient, FTPError } from "basic-ftp";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -16,15 +25,146 @@ import { swiftMissing } from "../../server/swift-backend";
 import { runDemoApp } from "../../scripts/run-app";
 import { repoRoot, TestStack } from "../../scripts/stack";
 import { nodeBinDir } from "../../scripts/toolchain";
-import {
-  expectCredentialsWork,
-  expectIsolated,
-  expectStillReadable,
-  IssuedUser,
-  Written,
-} from "../support/real-clients";
 import { hits, secretsOf, withEncodings } from "../support/secrets";
 import { ok } from "../support/cli-project";
+
+/** The outputs of one StorageUser that these checks read (as `pulumi stack output --show-secrets` gives them). */
+interface IssuedUser {
+  s3: { endpoint: string; accessKey: string; secretKey: string };
+  ftp: { hostName: string; login: string; password: string };
+  ftpUrl: string;
+}
+
+/** What expectCredentialsWork left on the servers, for a later check to read back. */
+interface Written {
+  bucket: string;
+  key: string;
+  ftpFile: string;
+  /** The owner's FTP login: its home directory's name on the server. */
+  ftpHome: string;
+  content: string;
+}
+
+const s3Of = (s3: IssuedUser["s3"], secretKey = s3.secretKey) =>
+  new S3Client({
+    endpoint: s3.endpoint,
+    region: "us-east-1",
+    forcePathStyle: true,
+    maxAttempts: 1,
+    credentials: { accessKeyId: s3.accessKey, secretAccessKey: secretKey },
+  });
+
+/** Runs `use` with a client logged in as the URL's user (or with `password`), then closes it. */
+async function withFtp<T>(url: URL, use: (c: FtpClient) => Promise<T>, password = decodeURIComponent(url.password)) {
+  const client = new FtpClient(15_000);
+  try {
+    await client.access({
+      host: url.hostname,
+      port: Number(url.port || 21),
+      user: decodeURIComponent(url.username),
+      password,
+    });
+    return await use(client);
+  } finally {
+    client.close();
+  }
+}
+
+async function ftpRead(client: FtpClient, file: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  const sink = new PassThrough().on("data", (c: Buffer) => chunks.push(c));
+  await client.downloadTo(sink, file);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** How `run` was refused: S3's status and code, or FTP's reply code; fails the test when it succeeds. */
+async function refusal(run: () => Promise<unknown>): Promise<string | number> {
+  const err = await run().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (err instanceof FTPError) return err.code;
+  expect(err, "the call was expected to be refused").toBeInstanceOf(S3ServiceException);
+  return `${(err as S3ServiceException).$metadata.httpStatusCode} ${(err as S3ServiceException).name}`;
+}
+
+/**
+ * S3 create-bucket/put/get and FTP upload (login from `ftpUrl`) and download (login from `ftp`)
+ * succeed with the user's outputs; the same login with a wrong secret is refused on both.
+ */
+async function expectCredentialsWork(user: IssuedUser): Promise<Written> {
+  const w: Written = {
+    bucket: `t-${randomBytes(6).toString("hex")}`,
+    key: "proof.txt",
+    ftpFile: `proof-${randomBytes(4).toString("hex")}.txt`,
+    ftpHome: user.ftp.login,
+    content: `written ${new Date().toISOString()} ${randomBytes(8).toString("hex")}`,
+  };
+  const s3 = s3Of(user.s3);
+  try {
+    await s3.send(new CreateBucketCommand({ Bucket: w.bucket }));
+    await s3.send(new PutObjectCommand({ Bucket: w.bucket, Key: w.key, Body: w.content }));
+    expect(
+      await (await s3.send(new GetObjectCommand({ Bucket: w.bucket, Key: w.key }))).Body!.transformToString(),
+    ).toBe(w.content);
+  } finally {
+    s3.destroy();
+  }
+  const wrongKey = `${user.s3.secretKey.slice(0, -1)}${user.s3.secretKey.endsWith("A") ? "B" : "A"}`;
+  const wrongS3 = s3Of(user.s3, wrongKey);
+  expect(await refusal(() => wrongS3.send(new GetObjectCommand({ Bucket: w.bucket, Key: w.key })))).toBe(
+    "403 SignatureDoesNotMatch",
+  );
+  wrongS3.destroy();
+
+  const url = new URL(user.ftpUrl);
+  expect(url.host).toBe(user.ftp.hostName);
+  await withFtp(url, (c) => c.uploadFrom(Readable.from([w.content]), w.ftpFile));
+  const asLogin = new URL(`ftp://${user.ftp.hostName}`);
+  [asLogin.username, asLogin.password] = [encodeURIComponent(user.ftp.login), encodeURIComponent(user.ftp.password)];
+  expect(await withFtp(asLogin, (c) => ftpRead(c, w.ftpFile))).toBe(w.content);
+  expect(await refusal(() => withFtp(url, async () => undefined, `${user.ftp.password}x`))).toBe(530);
+  return w;
+}
+
+/** What `w` (by `owner`) holds can still be read with `owner`'s credentials. */
+async function expectStillReadable(owner: IssuedUser, w: Written): Promise<void> {
+  const s3 = s3Of(owner.s3);
+  try {
+    expect(
+      await (await s3.send(new GetObjectCommand({ Bucket: w.bucket, Key: w.key }))).Body!.transformToString(),
+    ).toBe(w.content);
+  } finally {
+    s3.destroy();
+  }
+  expect(await withFtp(new URL(owner.ftpUrl), (c) => ftpRead(c, w.ftpFile))).toBe(w.content);
+}
+
+/** `intruder` can neither read nor write the bucket, nor reach the FTP files, that `w` holds. */
+async function expectIsolated(intruder: IssuedUser, w: Written): Promise<void> {
+  const s3 = s3Of(intruder.s3);
+  try {
+    for (const command of [
+      new GetObjectCommand({ Bucket: w.bucket, Key: w.key }),
+      new PutObjectCommand({ Bucket: w.bucket, Key: "intruder.txt", Body: "x" }),
+      new ListObjectsV2Command({ Bucket: w.bucket }),
+    ])
+      expect(await refusal(() => s3.send(command as GetObjectCommand))).toBe("403 AccessDenied");
+  } finally {
+    s3.destroy();
+  }
+  await withFtp(new URL(intruder.ftpUrl), async (ftp) => {
+    expect((await ftp.list("/")).map((f) => f.name)).not.toContain(w.ftpFile);
+    // The owner's home is <root>/<login>, a sibling of the intruder's: every way up ends in its own home.
+    for (const where of [
+      w.ftpFile,
+      `../${w.ftpHome}/${w.ftpFile}`,
+      `/../${w.ftpHome}/${w.ftpFile}`,
+      `/../../ftp/${w.ftpHome}/${w.ftpFile}`,
+    ])
+      expect(await refusal(() => ftpRead(ftp, where)), where).toBe(550);
+  });
+}
 
 const exec = promisify(execFile);
 const token = `real-credentials-${Date.now().toString(36)}`;
@@ -43,9 +183,7 @@ const deploy = async (rotate: string) => {
     { name: "rot", rotate },
   ];
   await stack.must(["config", "set", "--path", "users", JSON.stringify(list)]);
-  const up = await stack.up();
-  cliOutput.push(up.output);
-  expect(up.code, up.output).toBe(0);
+  cliOutput.push(ok(await stack.up()).output);
   return (await stack.outputs(true)).credentials as Record<string, User>;
 };
 
@@ -62,12 +200,7 @@ beforeAll(async () => {
   ];
   await api.backends.createS3Account(accessKeyId, secretAccessKey);
   const endpoint = api.backends.s3Endpoint;
-  state = new S3Client({
-    endpoint,
-    region: "us-east-1",
-    forcePathStyle: true,
-    credentials: { accessKeyId, secretAccessKey },
-  });
+  state = s3Of({ endpoint, accessKey: accessKeyId, secretKey: secretAccessKey });
   await state.send(new CreateBucketCommand({ Bucket: "pulumi-state" }));
   // The demo's program (Pulumi.yaml: examples/from-config); `rot` is auto-named and rotated below.
   stack = await TestStack.create({
@@ -77,7 +210,9 @@ beforeAll(async () => {
     // `pulumi login 's3://…'`, per command.
     env: {
       PULUMI_BACKEND_URL: `s3://pulumi-state?endpoint=${new URL(endpoint).host}&s3ForcePathStyle=true&disableSSL=true`,
-      ...{ AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_REGION: "us-east-1" },
+      AWS_ACCESS_KEY_ID: accessKeyId,
+      AWS_SECRET_ACCESS_KEY: secretAccessKey,
+      AWS_REGION: "us-east-1",
     },
   });
   users = await deploy("1");
