@@ -207,15 +207,7 @@ describe("refused: the code and what to do, nothing created, nothing recorded", 
 });
 
 describe("sent without a verdict, or answered unusably: recorded, never POSTed again", () => {
-  test("connection dropped after the create: [OUTCOME_UNKNOWN], recorded as unconfirmed", async () => {
-    const api = await server();
-    api.inject({ kind: "drop", after: "create" });
-    const run = await upCase("unkdrop1", api.url);
-    expect(run.up.output).toContain("no verdict came back");
-    expect(api.createAttempts).toBe(1);
-    await expectRecorded(run, api, "OUTCOME_UNKNOWN", 1);
-  });
-
+  // A connection dropped after the create: lifecycle.test.ts's unconfirmed user, with the ledger.
   test("an answer slower than customTimeouts.create (3s, server takes 10s): [OUTCOME_UNKNOWN]", async () => {
     const api = await server();
     api.inject({ kind: "slow", ms: 10_000 });

@@ -260,8 +260,14 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
       // The API stores life-c but the answer never arrives: the stack records it as unconfirmed.
       api.inject({ kind: "drop", after: "create" });
       await change({ app: { userName: "life-c" } });
-      expect(failed(await stack.up()).output).toContain("[OUTCOME_UNKNOWN]");
-      const unconfirmed = (await stack.resources(TYPE)).find((r) => r.urn.endsWith("::app"))!.id as string;
+      const dropped = failed(await stack.up());
+      const app = (await stack.resources(TYPE)).find((r) => r.urn.endsWith("::app"))!;
+      const unconfirmed = app.id as string;
+      // Recorded with the failure and no credentials, the way out named (faults.test.ts: each way a create ends).
+      for (const text of ["[OUTCOME_UNKNOWN]", "no verdict came back", `pulumi up --replace '${app.urn}'`])
+        expect(dropped.output).toContain(text);
+      expect([app.outputs.__failure?.code, app.outputs.secrets]).toEqual(["OUTCOME_UNKNOWN", undefined]);
+      expect(api.users.filter((u) => u.Name === "life-c")).toHaveLength(1); // the one the service stored
       expect(unconfirmed).toMatch(/^unconfirmed-/);
       const [ledger] = await stack.resources("pulumi-nodejs:dynamic/storage:StorageUserLedger");
       expect(ledger.outputs.current.app).toEqual({
