@@ -172,129 +172,127 @@ test("the README's first snippet as a program; app-config reads its `credentials
   }
 });
 
-describe('examples/README.md "From clone to app config"', () => {
-  const readme = fs.readFileSync(path.join(repoRoot, "examples", "README.md"), "utf8");
-  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf("## From clone to app config")))![1];
-  const cloneDir = fs.mkdtempSync(path.join(os.tmpdir(), "psu-consumer-path-"));
-  let group: number | undefined;
-  afterAll(() => {
-    try {
-      if (group) process.kill(-group, "SIGTERM"); // the API, if the block stopped before its `kill %1`
-    } catch {
-      // already gone
-    }
-    fs.rmSync(cloneDir, { recursive: true, force: true });
-  });
-  const portTaken = (port: number) =>
-    new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
-      socket.on("error", () => resolve(false));
-    });
-  /** Whether something still listens on any of `ports` after up to `tries` × 100 ms. */
-  async function stillListening(ports: number[], tries: number) {
-    for (let i = 0; i < tries; i++) {
-      if (!(await Promise.all(ports.map(portTaken))).some(Boolean)) return false;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    return true;
+// Examples/README.md "From clone to app config".
+const readme = fs.readFileSync(path.join(repoRoot, "examples", "README.md"), "utf8");
+const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf("## From clone to app config")))![1];
+const cloneDir = fs.mkdtempSync(path.join(os.tmpdir(), "psu-consumer-path-"));
+let group: number | undefined;
+afterAll(() => {
+  try {
+    if (group) process.kill(-group, "SIGTERM"); // the API, if the block stopped before its `kill %1`
+  } catch {
+    // already gone
   }
-
-  test("the block runs as written: users stack, app-config stack, a 0600 env file with the user's credentials; `kill %1` stops the API and its servers", async () => {
-    expect(block).toContain("npm pack");
-    // The block starts the local API on a fixed port, as a user would.
-    expect(await portTaken(8080), "port 8080 is taken: the block's local API could not start").toBe(false);
-    // The tracked files as they are in the working tree: what a clone of this commit holds.
-    const clone = path.join(cloneDir, "pulumi-storage-user");
-    copyCheckout(clone);
-    const env: NodeJS.ProcessEnv = Object.fromEntries(
-      Object.entries(process.env).filter(([k]) => !/^(STORAGE_|PULUMI_)/.test(k)),
-    );
-    Object.assign(env, {
-      PATH: [locateCli(), nodeBinDir(), process.env.PATH].join(path.delimiter),
-      PULUMI_HOME: path.join(cloneDir, "pulumi-home"),
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      NO_COLOR: "1",
-      npm_config_loglevel: "error",
-      npm_config_prefer_offline: "true",
-    });
-    // -e: the first failing command ends it, as it would stop a user reading the output.
-    const child = spawn("bash", ["-e", "-c", block], { cwd: clone, env, detached: true });
-    group = child.pid;
-    let output = "";
-    child.stdout.on("data", (c) => (output += c));
-    child.stderr.on("data", (c) => (output += c));
-    // "exit", not "close": a server left running would hold the pipes open.
-    const code = await new Promise<number>((resolve) => child.on("exit", (c) => resolve(c ?? 1)));
-    // Real mode's S3 and FTP servers: `kill %1` is a SIGTERM, which stops them with the API.
-    const [, s3Port, ftpPort] =
-      /users are created on S3 http:\/\/127\.0\.0\.1:(\d+) \(versitygw\) and FTP 127\.0\.0\.1:(\d+)/.exec(output) ?? [];
-    expect(code, output).toBe(0);
-    expect(output).toMatch(/storage API listening on http:\/\/127\.0\.0\.1:8080/);
-    expect(s3Port, "the API did not start in real mode").toBeDefined();
-    expect(await stillListening([8080], 30), "the block's `kill %1` left the local API running").toBe(false);
-    expect(
-      await stillListening([Number(s3Port), Number(ftpPort)], 100),
-      "`kill %1` left real mode's S3 or FTP server running",
-    ).toBe(false);
-    const envFile = path.join(clone, "examples", "app-config", "app.env");
-    expect(fs.statSync(envFile).mode & 0o777).toBe(0o600);
-    const vars = envFileOf(envFile);
-    // The file holds what the users stack exported for `app`, printed by its --show-secrets line.
-    expect(vars.AWS_ACCESS_KEY_ID).toMatch(/\S/);
-    expect(output).toContain(vars.AWS_SECRET_ACCESS_KEY);
-    expect(output).toMatch(/"userName":\s*"app-[0-9a-f]{7}"/);
+  fs.rmSync(cloneDir, { recursive: true, force: true });
+});
+const portTaken = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
+    socket.on("error", () => resolve(false));
   });
+/** Whether something still listens on any of `ports` after up to `tries` × 100 ms. */
+async function stillListening(ports: number[], tries: number) {
+  for (let i = 0; i < tries; i++) {
+    if (!(await Promise.all(ports.map(portTaken))).some(Boolean)) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return true;
+}
+
+test("the block runs as written: users stack, app-config stack, a 0600 env file with the user's credentials; `kill %1` stops the API and its servers", async () => {
+  expect(block).toContain("npm pack");
+  // The block starts the local API on a fixed port, as a user would.
+  expect(await portTaken(8080), "port 8080 is taken: the block's local API could not start").toBe(false);
+  // The tracked files as they are in the working tree: what a clone of this commit holds.
+  const clone = path.join(cloneDir, "pulumi-storage-user");
+  copyCheckout(clone);
+  const env: NodeJS.ProcessEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(STORAGE_|PULUMI_)/.test(k)),
+  );
+  Object.assign(env, {
+    PATH: [locateCli(), nodeBinDir(), process.env.PATH].join(path.delimiter),
+    PULUMI_HOME: path.join(cloneDir, "pulumi-home"),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    NO_COLOR: "1",
+    npm_config_loglevel: "error",
+    npm_config_prefer_offline: "true",
+  });
+  // -e: the first failing command ends it, as it would stop a user reading the output.
+  const child = spawn("bash", ["-e", "-c", block], { cwd: clone, env, detached: true });
+  group = child.pid;
+  let output = "";
+  child.stdout.on("data", (c) => (output += c));
+  child.stderr.on("data", (c) => (output += c));
+  // "exit", not "close": a server left running would hold the pipes open.
+  const code = await new Promise<number>((resolve) => child.on("exit", (c) => resolve(c ?? 1)));
+  // Real mode's S3 and FTP servers: `kill %1` is a SIGTERM, which stops them with the API.
+  const [, s3Port, ftpPort] =
+    /users are created on S3 http:\/\/127\.0\.0\.1:(\d+) \(versitygw\) and FTP 127\.0\.0\.1:(\d+)/.exec(output) ?? [];
+  expect(code, output).toBe(0);
+  expect(output).toMatch(/storage API listening on http:\/\/127\.0\.0\.1:8080/);
+  expect(s3Port, "the API did not start in real mode").toBeDefined();
+  expect(await stillListening([8080], 30), "the block's `kill %1` left the local API running").toBe(false);
+  expect(
+    await stillListening([Number(s3Port), Number(ftpPort)], 100),
+    "`kill %1` left real mode's S3 or FTP server running",
+  ).toBe(false);
+  const envFile = path.join(clone, "examples", "app-config", "app.env");
+  expect(fs.statSync(envFile).mode & 0o777).toBe(0o600);
+  const vars = envFileOf(envFile);
+  // The file holds what the users stack exported for `app`, printed by its --show-secrets line.
+  expect(vars.AWS_ACCESS_KEY_ID).toMatch(/\S/);
+  expect(output).toContain(vars.AWS_SECRET_ACCESS_KEY);
+  expect(output).toMatch(/"userName":\s*"app-[0-9a-f]{7}"/);
 });
 
-describe("examples/unit-testing, as a user's infra repo has it", () => {
-  let dir: string;
-  const unitEnv = {
-    ...process.env,
-    PATH: [nodeBinDir("24"), process.env.PATH].join(path.delimiter),
-    npm_config_loglevel: "error",
-    NO_COLOR: "1",
-  };
-  beforeAll(() => {
-    dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "psu-unit-")), "infra");
-    fs.cpSync(path.join(repoRoot, "examples", "unit-testing"), dir, {
-      recursive: true,
-      filter: (src) => !src.includes("node_modules"),
-    });
-    // The example names the tarball `npm pack` writes at the repository's root; the test run's is in its install.
-    const pj = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
-    expect(pj.dependencies["pulumi-storage-user"]).toMatch(/^file:\.\.\/\.\.\/pulumi-storage-user-[\d.]+\.tgz$/);
-    pj.dependencies["pulumi-storage-user"] = `file:${packedTarball()}`;
-    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pj, null, 2));
-    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], {
-      cwd: dir,
-      env: unitEnv,
-      stdio: "ignore",
-    });
+// Examples/unit-testing, as a user's infra repo has it.
+let dir: string;
+const unitEnv = {
+  ...process.env,
+  PATH: [nodeBinDir("24"), process.env.PATH].join(path.delimiter),
+  npm_config_loglevel: "error",
+  NO_COLOR: "1",
+};
+beforeAll(() => {
+  dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "psu-unit-")), "infra");
+  fs.cpSync(path.join(repoRoot, "examples", "unit-testing"), dir, {
+    recursive: true,
+    filter: (src) => !src.includes("node_modules"),
   });
-  afterAll(() => dir && fs.rmSync(path.dirname(dir), { recursive: true, force: true }));
-
-  const npmRun = (script: string) => {
-    const r = spawnSync("npm", ["run", "--silent", script], { cwd: dir, env: unitEnv, encoding: "utf8" });
-    return { code: r.status, output: r.stdout + r.stderr };
-  };
-
-  test("the mocha test (Pulumi's guide: setMocks, then the program) and the vitest test pass: wiring and secrecy", () => {
-    const mocha = ok(npmRun("test:mocha"));
-    expect(mocha.output).toMatch(/3 passing/);
-    expect(mocha.output).toContain("hands the application secrets only");
-    expect(ok(npmRun("test:vitest")).output).toMatch(/Tests\s+2 passed/);
+  // The example names the tarball `npm pack` writes at the repository's root; the test run's is in its install.
+  const pj = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+  expect(pj.dependencies["pulumi-storage-user"]).toMatch(/^file:\.\.\/\.\.\/pulumi-storage-user-[\d.]+\.tgz$/);
+  pj.dependencies["pulumi-storage-user"] = `file:${packedTarball()}`;
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pj, null, 2));
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], {
+    cwd: dir,
+    env: unitEnv,
+    stdio: "ignore",
   });
+});
+afterAll(() => dir && fs.rmSync(path.dirname(dir), { recursive: true, force: true }));
 
-  test("the example's tests can fail: a StorageUser left to a mock that is not ours has no env", () => {
-    // The user's own mocks alone (Pulumi's guide echoes the inputs): the wiring test must fail.
-    const spec = path.join(dir, "test", "app.spec.ts");
-    const original = fs.readFileSync(spec, "utf8");
-    const echo = "setMocks({ newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs },";
-    fs.writeFileSync(spec, original.replace("setMocks(storageUserMocks(),", echo));
-    try {
-      expect(failed(npmRun("test:mocha")).output).toMatch(/failing/);
-    } finally {
-      fs.writeFileSync(spec, original);
-    }
-  });
+const npmRun = (script: string) => {
+  const r = spawnSync("npm", ["run", "--silent", script], { cwd: dir, env: unitEnv, encoding: "utf8" });
+  return { code: r.status, output: r.stdout + r.stderr };
+};
+
+test("the mocha test (Pulumi's guide: setMocks, then the program) and the vitest test pass: wiring and secrecy", () => {
+  const mocha = ok(npmRun("test:mocha"));
+  expect(mocha.output).toMatch(/3 passing/);
+  expect(mocha.output).toContain("hands the application secrets only");
+  expect(ok(npmRun("test:vitest")).output).toMatch(/Tests\s+2 passed/);
+});
+
+test("the example's tests can fail: a StorageUser left to a mock that is not ours has no env", () => {
+  // The user's own mocks alone (Pulumi's guide echoes the inputs): the wiring test must fail.
+  const spec = path.join(dir, "test", "app.spec.ts");
+  const original = fs.readFileSync(spec, "utf8");
+  const echo = "setMocks({ newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs },";
+  fs.writeFileSync(spec, original.replace("setMocks(storageUserMocks(),", echo));
+  try {
+    expect(failed(npmRun("test:mocha")).output).toMatch(/failing/);
+  } finally {
+    fs.writeFileSync(spec, original);
+  }
 });

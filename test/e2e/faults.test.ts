@@ -116,131 +116,128 @@ async function expectRecorded(run: CaseRun, api: ApiServer, code: string, usersO
   expect((await stateOf(run.userName.replace(/-0$/, "")))?.id).toBe(run.resource!.id);
 }
 
-describe("retried until it succeeds, or reached through the plugin's environment: exactly one user, in state under its Id", () => {
-  test("503 three times (Retry-After: 0)", async () => {
-    const api = await server();
-    api.inject(...[1, 2, 3].map(() => ({ kind: "status" as const, status: 503, retryAfter: "0" })));
-    expectCreated(await upCase("ok503", api.url), api);
-    expect(api.createAttempts).toBe(4);
-    expect(api.requests.every((r) => r.authorized)).toBe(true);
-  });
+// Retried until it succeeds, or reached through the plugin's environment: exactly one user, in state under its Id.
+test("503 three times (Retry-After: 0)", async () => {
+  const api = await server();
+  api.inject(...[1, 2, 3].map(() => ({ kind: "status" as const, status: 503, retryAfter: "0" })));
+  expectCreated(await upCase("ok503", api.url), api);
+  expect(api.createAttempts).toBe(4);
+  expect(api.requests.every((r) => r.authorized)).toBe(true);
+});
 
-  test("self-signed HTTPS with NODE_EXTRA_CA_CERTS pointing at its certificate", async () => {
-    const api = await server(true);
-    expectCreated(await upCase("tlsok", api.url, { env: { NODE_EXTRA_CA_CERTS: tls.certFile } }), api);
-    expect(api.createAttempts).toBe(1);
-  });
+test("self-signed HTTPS with NODE_EXTRA_CA_CERTS pointing at its certificate", async () => {
+  const api = await server(true);
+  expectCreated(await upCase("tlsok", api.url, { env: { NODE_EXTRA_CA_CERTS: tls.certFile } }), api);
+  expect(api.createAttempts).toBe(1);
+});
 
-  test("HTTP_PROXY: the create goes through the proxy; NO_PROXY naming the API's host bypasses it", async () => {
-    // A CONNECT proxy on loopback that counts the tunnels it opened.
-    const tunnels: string[] = [];
-    const proxy = http.createServer((_req, res) => res.writeHead(405).end());
-    proxy.on("connect", (req, client: net.Socket, head) => {
-      tunnels.push(req.url ?? "");
-      const [host, port] = (req.url ?? "").split(":");
-      const upstream = net.connect(Number(port), host, () => {
-        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-        upstream.write(head);
-        upstream.pipe(client).pipe(upstream);
-      });
-      upstream.on("error", () => client.destroy());
-      client.on("error", () => upstream.destroy());
+test("HTTP_PROXY: the create goes through the proxy; NO_PROXY naming the API's host bypasses it", async () => {
+  // A CONNECT proxy on loopback that counts the tunnels it opened.
+  const tunnels: string[] = [];
+  const proxy = http.createServer((_req, res) => res.writeHead(405).end());
+  proxy.on("connect", (req, client: net.Socket, head) => {
+    tunnels.push(req.url ?? "");
+    const [host, port] = (req.url ?? "").split(":");
+    const upstream = net.connect(Number(port), host, () => {
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      upstream.write(head);
+      upstream.pipe(client).pipe(upstream);
     });
-    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
-    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-    try {
-      for (const [id, noProxy, viaProxy] of [
-        ["proxied", undefined, 1],
-        ["direct", "127.0.0.1", 0],
-      ] as const) {
-        const api = await server();
-        const before = tunnels.length;
-        expectCreated(
-          await upCase(id, api.url, { env: { HTTP_PROXY: proxyUrl, HTTPS_PROXY: proxyUrl, NO_PROXY: noProxy } }),
-          api,
-        );
-        expect(tunnels.slice(before)).toEqual(viaProxy ? [`127.0.0.1:${api.port}`] : []);
-      }
-    } finally {
-      proxy.closeAllConnections();
-      await new Promise((r) => proxy.close(r));
+    upstream.on("error", () => client.destroy());
+    client.on("error", () => upstream.destroy());
+  });
+  await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+  const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  try {
+    for (const [id, noProxy, viaProxy] of [
+      ["proxied", undefined, 1],
+      ["direct", "127.0.0.1", 0],
+    ] as const) {
+      const api = await server();
+      const before = tunnels.length;
+      expectCreated(
+        await upCase(id, api.url, { env: { HTTP_PROXY: proxyUrl, HTTPS_PROXY: proxyUrl, NO_PROXY: noProxy } }),
+        api,
+      );
+      expect(tunnels.slice(before)).toEqual(viaProxy ? [`127.0.0.1:${api.port}`] : []);
     }
-  });
+  } finally {
+    proxy.closeAllConnections();
+    await new Promise((r) => proxy.close(r));
+  }
 });
 
-describe("refused: the code and what to do, nothing created, nothing recorded", () => {
-  test("429 with Retry-After: 1 until customTimeouts.create (3s) runs out: [RETRIES_EXHAUSTED]", async () => {
-    const api = await server();
-    api.inject(...Array.from({ length: 15 }, () => ({ kind: "status" as const, status: 429, retryAfter: "1" })));
-    const run = await upCase("exh429", api.url, { createTimeout: "3s" });
-    expectRefused(run, api, "RETRIES_EXHAUSTED");
-    expect(run.up.output).toContain("customTimeouts.create");
-    // The budget, not the fault queue, ended it: faults are left over.
-    expect(api.createAttempts).toBeGreaterThanOrEqual(1);
-    expect(api.createAttempts).toBeLessThan(15);
-  });
-
-  test("409: the name is taken on the service", async () => {
-    const api = await server();
-    const res = await fetch(`${api.url}/storage/users`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: token },
-      body: JSON.stringify({ UserName: "r409-0", PersistPassword: 0 }),
-    });
-    expect(res.status).toBe(200);
-    const run = await upCase("r409", api.url);
-    expect(run.up.code).not.toBe(0);
-    expect(run.up.output).toContain("[NAME_TAKEN] the storage API already has a user named 'r409-0'");
-    expect(named(api, "r409-0")).toHaveLength(1); // the one made beforehand, not a second
-    expect(api.createAttempts).toBe(2);
-    expect(run.resource).toBeUndefined();
-  });
-
-  test("TLS: a self-signed certificate without NODE_EXTRA_CA_CERTS: [UNREACHABLE]", async () => {
-    const api = await server(true);
-    const run = await upCase("tlsbad", api.url);
-    expectRefused(run, api, "UNREACHABLE");
-    expect(run.up.output).toContain("TLS handshake failed");
-    expect(run.up.output).toContain("NODE_EXTRA_CA_CERTS");
-    expect(api.requests).toHaveLength(0);
-  });
+// Refused: the code and what to do, nothing created, nothing recorded.
+test("429 with Retry-After: 1 until customTimeouts.create (3s) runs out: [RETRIES_EXHAUSTED]", async () => {
+  const api = await server();
+  api.inject(...Array.from({ length: 15 }, () => ({ kind: "status" as const, status: 429, retryAfter: "1" })));
+  const run = await upCase("exh429", api.url, { createTimeout: "3s" });
+  expectRefused(run, api, "RETRIES_EXHAUSTED");
+  expect(run.up.output).toContain("customTimeouts.create");
+  // The budget, not the fault queue, ended it: faults are left over.
+  expect(api.createAttempts).toBeGreaterThanOrEqual(1);
+  expect(api.createAttempts).toBeLessThan(15);
 });
 
-describe("sent without a verdict, or answered unusably: recorded, never POSTed again", () => {
-  // A connection dropped after the create: lifecycle.test.ts's unconfirmed user, with the ledger.
-  test("an answer slower than customTimeouts.create (3s, server takes 10s): [OUTCOME_UNKNOWN]", async () => {
-    const api = await server();
-    api.inject({ kind: "slow", ms: 10_000 });
-    const run = await upCase("slow", api.url, { createTimeout: "3s" });
-    expect(api.createAttempts).toBe(1);
-    await expectRecorded(run, api, "OUTCOME_UNKNOWN", 1);
+test("409: the name is taken on the service", async () => {
+  const api = await server();
+  const res = await fetch(`${api.url}/storage/users`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: token },
+    body: JSON.stringify({ UserName: "r409-0", PersistPassword: 0 }),
   });
+  expect(res.status).toBe(200);
+  const run = await upCase("r409", api.url);
+  expect(run.up.code).not.toBe(0);
+  expect(run.up.output).toContain("[NAME_TAKEN] the storage API already has a user named 'r409-0'");
+  expect(named(api, "r409-0")).toHaveLength(1); // the one made beforehand, not a second
+  expect(api.createAttempts).toBe(2);
+  expect(run.resource).toBeUndefined();
+});
 
-  test("2xx with S3Connection.SecretKey missing: [RESPONSE_UNUSABLE] naming it, recorded under the user's Id; the next up sends nothing", async () => {
-    const api = await server();
-    api.inject({ kind: "incomplete", omit: ["S3Connection.SecretKey"] });
-    const run = await upCase("badnos3key", api.url);
-    expect(run.up.output).toContain("S3Connection.SecretKey is missing");
-    expect(run.up.output).toContain(`storage user ${api.users[0]?.Id}`);
-    expect(api.createAttempts).toBe(1);
-    await expectRecorded(run, api, "RESPONSE_UNUSABLE", 1, true);
-  });
+test("TLS: a self-signed certificate without NODE_EXTRA_CA_CERTS: [UNREACHABLE]", async () => {
+  const api = await server(true);
+  const run = await upCase("tlsbad", api.url);
+  expectRefused(run, api, "UNREACHABLE");
+  expect(run.up.output).toContain("TLS handshake failed");
+  expect(run.up.output).toContain("NODE_EXTRA_CA_CERTS");
+  expect(api.requests).toHaveLength(0);
+});
 
-  test("500, the guidance works: the next up sends nothing; `pulumi up --replace <urn>` creates one new user; `pulumi state delete <urn>` forgets it", async () => {
-    const api = await server();
-    api.inject({ kind: "status", status: 500 });
-    const run = await upCase("guided", api.url);
-    expect(run.up.output).toContain("HTTP 500: injected 500");
-    expect(api.createAttempts).toBe(1);
-    await expectRecorded(run, api, "OUTCOME_UNKNOWN", 0, true);
-    const urn = run.resource!.urn as string;
-    ok(await stack.up(["--replace", urn], { env: { STORAGE_API_URL: api.url } }));
-    expect(api.createAttempts).toBe(2);
-    expect(named(api, "guided-0")).toHaveLength(1);
-    const now = await stateOf("guided");
-    expect([now?.id, now?.outputs.__failure]).toEqual([String(api.users[0].Id), undefined]);
-    ok(await stack.run(["state", "delete", urn, "--yes"]));
-    expect(await stateOf("guided")).toBeUndefined();
-    expect(api.createAttempts).toBe(2);
-  });
+// Sent without a verdict, or answered unusably: recorded, never POSTed again.
+// A connection dropped after the create: lifecycle.test.ts's unconfirmed user, with the ledger.
+test("an answer slower than customTimeouts.create (3s, server takes 10s): [OUTCOME_UNKNOWN]", async () => {
+  const api = await server();
+  api.inject({ kind: "slow", ms: 10_000 });
+  const run = await upCase("slow", api.url, { createTimeout: "3s" });
+  expect(api.createAttempts).toBe(1);
+  await expectRecorded(run, api, "OUTCOME_UNKNOWN", 1);
+});
+
+test("2xx with S3Connection.SecretKey missing: [RESPONSE_UNUSABLE] naming it, recorded under the user's Id; the next up sends nothing", async () => {
+  const api = await server();
+  api.inject({ kind: "incomplete", omit: ["S3Connection.SecretKey"] });
+  const run = await upCase("badnos3key", api.url);
+  expect(run.up.output).toContain("S3Connection.SecretKey is missing");
+  expect(run.up.output).toContain(`storage user ${api.users[0]?.Id}`);
+  expect(api.createAttempts).toBe(1);
+  await expectRecorded(run, api, "RESPONSE_UNUSABLE", 1, true);
+});
+
+test("500, the guidance works: the next up sends nothing; `pulumi up --replace <urn>` creates one new user; `pulumi state delete <urn>` forgets it", async () => {
+  const api = await server();
+  api.inject({ kind: "status", status: 500 });
+  const run = await upCase("guided", api.url);
+  expect(run.up.output).toContain("HTTP 500: injected 500");
+  expect(api.createAttempts).toBe(1);
+  await expectRecorded(run, api, "OUTCOME_UNKNOWN", 0, true);
+  const urn = run.resource!.urn as string;
+  ok(await stack.up(["--replace", urn], { env: { STORAGE_API_URL: api.url } }));
+  expect(api.createAttempts).toBe(2);
+  expect(named(api, "guided-0")).toHaveLength(1);
+  const now = await stateOf("guided");
+  expect([now?.id, now?.outputs.__failure]).toEqual([String(api.users[0].Id), undefined]);
+  ok(await stack.run(["state", "delete", urn, "--yes"]));
+  expect(await stateOf("guided")).toBeUndefined();
+  expect(api.createAttempts).toBe(2);
 });

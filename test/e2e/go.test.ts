@@ -46,130 +46,128 @@ afterAll(async () => {
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
-describe("the Go SDK", () => {
-  let schema: any;
-  beforeAll(() => {
-    // The schema as the CLI gets it: GetSchema of the installed package's executable plugin.
-    const plugin = path.join(consumer, "node_modules", "pulumi-storage-user", "bin", "pulumi-resource-storage-user");
-    expect(fs.statSync(plugin).mode & 0o111, "the plugin is executable as installed").not.toBe(0);
-    const text = execFileSync("pulumi", ["package", "get-schema", plugin], { env, encoding: "utf8" });
-    fs.writeFileSync(path.join(work, "schema.json"), text);
-    schema = JSON.parse(text);
-  });
-
-  test("sdk/go/storageuser is exactly what tools/go-sdkgen generates from the schema (regenerate and commit when this fails); an edit shows", () => {
-    const gen = execFileSync("bash", [path.join(repoRoot, "tools", "go-sdkgen", "build.sh")], {
-      encoding: "utf8",
-    }).trim();
-    const tree = (dir: string) => new Map(filesUnder(dir).map(([f, text]) => [path.relative(dir, f), text]));
-    const differences = (a: Map<string, string>, b: Map<string, string>) =>
-      [...new Set([...a.keys(), ...b.keys()])].filter((f) => a.get(f) !== b.get(f)).sort();
-    const generate = (file: string, out: string) => {
-      execFileSync(gen, [file, out], { stdio: "ignore" });
-      return tree(out);
-    };
-    const committed = tree(path.join(repoRoot, "sdk", "go", "storageuser"));
-    expect(committed.size).toBeGreaterThan(5);
-    expect(differences(committed, generate(path.join(work, "schema.json"), path.join(work, "generated")))).toEqual([]);
-    const edited = structuredClone(schema);
-    edited.resources[typeToken].properties.userId.description = "Edited.";
-    fs.writeFileSync(path.join(work, "edited.json"), JSON.stringify(edited));
-    expect(differences(committed, generate(path.join(work, "edited.json"), path.join(work, "edited")))).toEqual([
-      "storageUser.go",
-    ]);
-    // The module path and package name are the schema's language.go.
-    const modulePath = /^module (\S+)$/m.exec(fs.readFileSync(path.join(repoRoot, "sdk", "go", "go.mod"), "utf8"))![1];
-    expect(schema.language.go.importBasePath).toBe(`${modulePath}/storageuser`);
-    expect(committed.get("doc.go")).toMatch(/^package storageuser$/m);
-  });
-
-  test("the schema declares every output of the TypeScript StorageUser, secret exactly where it is secret there", async () => {
-    // The installed package and its @pulumi/pulumi, under the package's own mocks.
-    const load = createRequire(path.join(consumer, "node_modules", "x.js"));
-    const pulumi = load("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
-    await pulumi.runtime.setMocks(load("pulumi-storage-user/testing").storageUserMocks(), "project", "stack", false);
-    const user = new (load("pulumi-storage-user").StorageUser)("app");
-    // Its Outputs, own and derived (getters on its class), but the engine's own and the internal `__` ones.
-    const names = new Set<string>();
-    for (let o = user; o && o !== Object.prototype; o = Object.getPrototypeOf(o))
-      Object.getOwnPropertyNames(o).forEach((n) => names.add(n));
-    const outputs = [...names].filter((k) => !/^(urn|id|__.*)$/.test(k) && pulumi.Output.isInstance(user[k]));
-    expect(outputs.length).toBeGreaterThan(15);
-    const props = schema.resources[typeToken].properties as Record<string, { secret?: boolean; type?: string }>;
-    expect(outputs.filter((k) => !(k in props))).toEqual([]);
-    const secretInTs: string[] = [];
-    for (const k of outputs) if (await pulumi.isSecret(user[k])) secretInTs.push(k);
-    // `secrets` is recorded state: secret by additionalSecretOutputs in TypeScript, which mocks may not apply.
-    expect(
-      Object.keys(props)
-        .filter((k) => props[k].secret)
-        .sort(),
-    ).toEqual([...new Set([...secretInTs, "secrets"])].sort());
-    // The spec's ProgressPercent is a number.
-    expect(schema.types["storage-user:index:Task"].properties.progressPercent.type).toBe("number");
-  });
+// The Go SDK.
+let schema: any;
+beforeAll(() => {
+  // The schema as the CLI gets it: GetSchema of the installed package's executable plugin.
+  const plugin = path.join(consumer, "node_modules", "pulumi-storage-user", "bin", "pulumi-resource-storage-user");
+  expect(fs.statSync(plugin).mode & 0o111, "the plugin is executable as installed").not.toBe(0);
+  const text = execFileSync("pulumi", ["package", "get-schema", plugin], { env, encoding: "utf8" });
+  fs.writeFileSync(path.join(work, "schema.json"), text);
+  schema = JSON.parse(text);
 });
 
-describe("examples/go, as its README says", () => {
-  const example = () => path.join(work, "examples", "go");
-  const blocks = () => shBlocks("examples/go/README.md");
-  /** Runs a script as a user's shell would. */
-  const sh = (script: string, extra: Record<string, string> = {}) =>
-    run("bash", ["-euo", "pipefail", "-c", script], { cwd: work, env: { ...env, ...extra } });
+test("sdk/go/storageuser is exactly what tools/go-sdkgen generates from the schema (regenerate and commit when this fails); an edit shows", () => {
+  const gen = execFileSync("bash", [path.join(repoRoot, "tools", "go-sdkgen", "build.sh")], {
+    encoding: "utf8",
+  }).trim();
+  const tree = (dir: string) => new Map(filesUnder(dir).map(([f, text]) => [path.relative(dir, f), text]));
+  const differences = (a: Map<string, string>, b: Map<string, string>) =>
+    [...new Set([...a.keys(), ...b.keys()])].filter((f) => a.get(f) !== b.get(f)).sort();
+  const generate = (file: string, out: string) => {
+    execFileSync(gen, [file, out], { stdio: "ignore" });
+    return tree(out);
+  };
+  const committed = tree(path.join(repoRoot, "sdk", "go", "storageuser"));
+  expect(committed.size).toBeGreaterThan(5);
+  expect(differences(committed, generate(path.join(work, "schema.json"), path.join(work, "generated")))).toEqual([]);
+  const edited = structuredClone(schema);
+  edited.resources[typeToken].properties.userId.description = "Edited.";
+  fs.writeFileSync(path.join(work, "edited.json"), JSON.stringify(edited));
+  expect(differences(committed, generate(path.join(work, "edited.json"), path.join(work, "edited")))).toEqual([
+    "storageUser.go",
+  ]);
+  // The module path and package name are the schema's language.go.
+  const modulePath = /^module (\S+)$/m.exec(fs.readFileSync(path.join(repoRoot, "sdk", "go", "go.mod"), "utf8"))![1];
+  expect(schema.language.go.importBasePath).toBe(`${modulePath}/storageuser`);
+  expect(committed.get("doc.go")).toMatch(/^package storageuser$/m);
+});
 
-  test("the build, install and preview run as written with the plain CLI and no language host, without a token, calling no API", async () => {
-    // The example and the SDK its go.mod replaces, laid out as in a clone.
-    fs.cpSync(path.join(repoRoot, "examples", "go"), example(), { recursive: true });
-    fs.cpSync(path.join(repoRoot, "sdk", "go"), path.join(work, "sdk", "go"), { recursive: true });
-    expect(execFileSync("pulumi", ["version"], { env, encoding: "utf8" }).trim()).toBe("v3.274.1");
-    const dirs = env.PATH!.split(path.delimiter).filter((d) => fs.existsSync(d));
-    expect(dirs.flatMap((d) => fs.readdirSync(d).filter((f) => f.startsWith("pulumi-language-")))).toEqual([]);
-    const r = ok(await sh(blocks()[0]));
-    expect(r.output).toMatch(/\+\s+storage-user:index:StorageUser storage create/);
-    expect(api.requests).toHaveLength(0);
-  });
+test("the schema declares every output of the TypeScript StorageUser, secret exactly where it is secret there", async () => {
+  // The installed package and its @pulumi/pulumi, under the package's own mocks.
+  const load = createRequire(path.join(consumer, "node_modules", "x.js"));
+  const pulumi = load("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
+  await pulumi.runtime.setMocks(load("pulumi-storage-user/testing").storageUserMocks(), "project", "stack", false);
+  const user = new (load("pulumi-storage-user").StorageUser)("app");
+  // Its Outputs, own and derived (getters on its class), but the engine's own and the internal `__` ones.
+  const names = new Set<string>();
+  for (let o = user; o && o !== Object.prototype; o = Object.getPrototypeOf(o))
+    Object.getOwnPropertyNames(o).forEach((n) => names.add(n));
+  const outputs = [...names].filter((k) => !/^(urn|id|__.*)$/.test(k) && pulumi.Output.isInstance(user[k]));
+  expect(outputs.length).toBeGreaterThan(15);
+  const props = schema.resources[typeToken].properties as Record<string, { secret?: boolean; type?: string }>;
+  expect(outputs.filter((k) => !(k in props))).toEqual([]);
+  const secretInTs: string[] = [];
+  for (const k of outputs) if (await pulumi.isSecret(user[k])) secretInTs.push(k);
+  // `secrets` is recorded state: secret by additionalSecretOutputs in TypeScript, which mocks may not apply.
+  expect(
+    Object.keys(props)
+      .filter((k) => props[k].secret)
+      .sort(),
+  ).toEqual([...new Set([...secretInTs, "secrets"])].sort());
+  // The spec's ProgressPercent is a number.
+  expect(schema.types["storage-user:index:Task"].properties.progressPercent.type).toBe("number");
+});
 
-  test("onboard, again, rotate, offboard: one user per tenant, envs handed over, 0 requests when nothing changes, users left named, no secret kept in clear", async () => {
-    const r = ok(
-      await sh(
-        `export STORAGE_USER_PLUGIN_DIR="$PWD/examples/go/plugins/node_modules/pulumi-storage-user/bin" PULUMI_BACKEND_URL="file://$PWD/examples/go/state"\n${blocks()[1]}`,
-        { STORAGE_ACCESS_TOKEN: token },
-      ),
-    );
-    // 2 onboarded, 0 for the second onboard, 1 for the rotation: the API only creates.
-    expect(api.requests.map((q) => [q.method, q.authorized])).toEqual(Array(3).fill(["POST", true]));
-    const [acme, globex, rotated] = api.users;
-    expect([acme.Name, globex.Name, rotated.Name]).toEqual(["acme-storage", "globex-storage", "acme-storage-r1"]);
-    // What the caller was handed: each tenant's env, on every onboard and after the rotation.
-    const handed = fs
-      .readFileSync(path.join(example(), "handed-over.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l));
-    expect(handed.map((h) => [h.tenant, h.userId])).toEqual([
-      ["acme", acme.Id],
-      ["globex", globex.Id],
-      ["acme", acme.Id],
-      ["acme", rotated.Id],
-    ]);
-    expect(handed[0].env.AWS_SECRET_ACCESS_KEY).toBe(acme.S3Connection.SecretKey);
-    expect(handed[1].env.AWS_ACCESS_KEY_ID).toBe(globex.S3Connection.AccessKey);
-    expect(handed[2].env).toEqual(handed[0].env);
-    expect(handed[3].env.AWS_SECRET_ACCESS_KEY).toBe(rotated.S3Connection.SecretKey);
-    for (const u of [acme, globex, rotated])
-      expect(r.output).toContain(`[USER_LEFT_STACK] StorageUser '${u.Name}' (id ${u.Id}, on ${new URL(api.url).href})`);
-    // The token and every credential: nowhere in state, history, backups, the stacks' config, PULUMI_HOME or the
-    // service's output (the hand-over went to the file).
-    const needles = withEncodings([["the API token", token], ...api.users.flatMap(secretsOf)]);
-    const kept = [
-      ...filesUnder(path.join(example(), "state")),
-      ...filesUnder(path.join(example(), "workspace")),
-      ...filesUnder(path.join(work, "home")),
-    ];
-    expect(kept.length).toBeGreaterThan(5);
-    expect(hits([...kept, ["the service's output", r.output]], needles)).toEqual([]);
-    expect(fs.readFileSync(path.join(example(), "workspace", "Pulumi.tenant-acme.yaml"), "utf8")).toMatch(
-      /storage-user:accessToken:\n\s+secure:/,
-    );
-  });
+// Examples/go, as its README says.
+const example = () => path.join(work, "examples", "go");
+const blocks = () => shBlocks("examples/go/README.md");
+/** Runs a script as a user's shell would. */
+const sh = (script: string, extra: Record<string, string> = {}) =>
+  run("bash", ["-euo", "pipefail", "-c", script], { cwd: work, env: { ...env, ...extra } });
+
+test("the build, install and preview run as written with the plain CLI and no language host, without a token, calling no API", async () => {
+  // The example and the SDK its go.mod replaces, laid out as in a clone.
+  fs.cpSync(path.join(repoRoot, "examples", "go"), example(), { recursive: true });
+  fs.cpSync(path.join(repoRoot, "sdk", "go"), path.join(work, "sdk", "go"), { recursive: true });
+  expect(execFileSync("pulumi", ["version"], { env, encoding: "utf8" }).trim()).toBe("v3.274.1");
+  const dirs = env.PATH!.split(path.delimiter).filter((d) => fs.existsSync(d));
+  expect(dirs.flatMap((d) => fs.readdirSync(d).filter((f) => f.startsWith("pulumi-language-")))).toEqual([]);
+  const r = ok(await sh(blocks()[0]));
+  expect(r.output).toMatch(/\+\s+storage-user:index:StorageUser storage create/);
+  expect(api.requests).toHaveLength(0);
+});
+
+test("onboard, again, rotate, offboard: one user per tenant, envs handed over, 0 requests when nothing changes, users left named, no secret kept in clear", async () => {
+  const r = ok(
+    await sh(
+      `export STORAGE_USER_PLUGIN_DIR="$PWD/examples/go/plugins/node_modules/pulumi-storage-user/bin" PULUMI_BACKEND_URL="file://$PWD/examples/go/state"\n${blocks()[1]}`,
+      { STORAGE_ACCESS_TOKEN: token },
+    ),
+  );
+  // 2 onboarded, 0 for the second onboard, 1 for the rotation: the API only creates.
+  expect(api.requests.map((q) => [q.method, q.authorized])).toEqual(Array(3).fill(["POST", true]));
+  const [acme, globex, rotated] = api.users;
+  expect([acme.Name, globex.Name, rotated.Name]).toEqual(["acme-storage", "globex-storage", "acme-storage-r1"]);
+  // What the caller was handed: each tenant's env, on every onboard and after the rotation.
+  const handed = fs
+    .readFileSync(path.join(example(), "handed-over.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  expect(handed.map((h) => [h.tenant, h.userId])).toEqual([
+    ["acme", acme.Id],
+    ["globex", globex.Id],
+    ["acme", acme.Id],
+    ["acme", rotated.Id],
+  ]);
+  expect(handed[0].env.AWS_SECRET_ACCESS_KEY).toBe(acme.S3Connection.SecretKey);
+  expect(handed[1].env.AWS_ACCESS_KEY_ID).toBe(globex.S3Connection.AccessKey);
+  expect(handed[2].env).toEqual(handed[0].env);
+  expect(handed[3].env.AWS_SECRET_ACCESS_KEY).toBe(rotated.S3Connection.SecretKey);
+  for (const u of [acme, globex, rotated])
+    expect(r.output).toContain(`[USER_LEFT_STACK] StorageUser '${u.Name}' (id ${u.Id}, on ${new URL(api.url).href})`);
+  // The token and every credential: nowhere in state, history, backups, the stacks' config, PULUMI_HOME or the
+  // service's output (the hand-over went to the file).
+  const needles = withEncodings([["the API token", token], ...api.users.flatMap(secretsOf)]);
+  const kept = [
+    ...filesUnder(path.join(example(), "state")),
+    ...filesUnder(path.join(example(), "workspace")),
+    ...filesUnder(path.join(work, "home")),
+  ];
+  expect(kept.length).toBeGreaterThan(5);
+  expect(hits([...kept, ["the service's output", r.output]], needles)).toEqual([]);
+  expect(fs.readFileSync(path.join(example(), "workspace", "Pulumi.tenant-acme.yaml"), "utf8")).toMatch(
+    /storage-user:accessToken:\n\s+secure:/,
+  );
 });
