@@ -179,22 +179,7 @@ test("429 with Retry-After: 1 until customTimeouts.create (3s) runs out: [RETRIE
   expect(api.createAttempts).toBeLessThan(15);
 });
 
-test("409: the name is taken on the service", async () => {
-  const api = await server();
-  const res = await fetch(`${api.url}/storage/users`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: token },
-    body: JSON.stringify({ UserName: "r409-0", PersistPassword: 0 }),
-  });
-  expect(res.status).toBe(200);
-  const run = await upCase("r409", api.url);
-  expect(run.up.code).not.toBe(0);
-  expect(run.up.output).toContain("[NAME_TAKEN] the storage API already has a user named 'r409-0'");
-  expect(named(api, "r409-0")).toHaveLength(1); // the one made beforehand, not a second
-  expect(api.createAttempts).toBe(2);
-  expect(run.resource).toBeUndefined();
-});
-
+// A 409, the name taken: lifecycle.test.ts's replace of a named user (and create-client's, in-process).
 test("TLS: a self-signed certificate without NODE_EXTRA_CA_CERTS: [UNREACHABLE]", async () => {
   const api = await server(true);
   const run = await upCase("tlsbad", api.url);
