@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../server/api-server";
 import { RunResult, TestStack } from "../../scripts/stack";
 import { failed, ok } from "../support/cli-project";

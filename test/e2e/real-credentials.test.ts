@@ -3,7 +3,7 @@
 // stack's outputs alone; a wrong secret and another user's data are refused; a rotation's new
 // credentials work and the old still do. One real API and one stack, its state in an S3 bucket of the
 // same versitygw; then `npm run demo`.
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { PassThrough, Readable } from "node:stream";
 import {
@@ -18,7 +18,6 @@ import { Client as FtpClient, FTPError } from "basic-ftp";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startRealApiServer, RealApiServer } from "../../server/real-backends";
 import { swiftMissing } from "../../server/swift-backend";
@@ -26,7 +25,7 @@ import { runDemoApp } from "../../scripts/run-app";
 import { repoRoot, TestStack } from "../../scripts/stack";
 import { nodeBinDir } from "../../scripts/toolchain";
 import { hits, secretsOf, withEncodings } from "../support/secrets";
-import { ok } from "../support/cli-project";
+import { ok, run } from "../support/cli-project";
 
 /** The outputs of one StorageUser that these checks read (as `pulumi stack output --show-secrets` gives them). */
 interface IssuedUser {
@@ -35,24 +34,20 @@ interface IssuedUser {
   ftpUrl: string;
 }
 
-/** What expectCredentialsWork left on the servers, for a later check to read back. */
-interface Written {
-  bucket: string;
-  key: string;
-  ftpFile: string;
-  /** The owner's FTP login: its home directory's name on the server. */
-  ftpHome: string;
-  content: string;
-}
+/** What expectCredentialsWork left on the servers, for a later check to read back; ftpHome, the owner's FTP home. */
+type Written = Record<"bucket" | "key" | "ftpFile" | "ftpHome" | "content", string>;
 
-const s3Of = (s3: IssuedUser["s3"], secretKey = s3.secretKey) =>
+const s3Of = ({ endpoint, accessKey: accessKeyId, secretKey }: IssuedUser["s3"], secretAccessKey = secretKey) =>
   new S3Client({
-    endpoint: s3.endpoint,
+    endpoint,
     region: "us-east-1",
     forcePathStyle: true,
     maxAttempts: 1,
-    credentials: { accessKeyId: s3.accessKey, secretAccessKey: secretKey },
+    credentials: { accessKeyId, secretAccessKey },
   });
+
+const s3Text = async (s3: S3Client, w: Written) =>
+  (await s3.send(new GetObjectCommand({ Bucket: w.bucket, Key: w.key }))).Body!.transformToString();
 
 /** Runs `use` with a client logged in as the URL's user (or with `password`), then closes it. */
 async function withFtp<T>(url: URL, use: (c: FtpClient) => Promise<T>, password = decodeURIComponent(url.password)) {
@@ -79,7 +74,7 @@ async function ftpRead(client: FtpClient, file: string): Promise<string> {
 
 /** How `run` was refused: S3's status and code, or FTP's reply code; fails the test when it succeeds. */
 async function refusal(run: () => Promise<unknown>): Promise<string | number> {
-  const err = await run().then(
+  const err: unknown = await run().then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -104,9 +99,7 @@ async function expectCredentialsWork(user: IssuedUser): Promise<Written> {
   try {
     await s3.send(new CreateBucketCommand({ Bucket: w.bucket }));
     await s3.send(new PutObjectCommand({ Bucket: w.bucket, Key: w.key, Body: w.content }));
-    expect(
-      await (await s3.send(new GetObjectCommand({ Bucket: w.bucket, Key: w.key }))).Body!.transformToString(),
-    ).toBe(w.content);
+    expect(await s3Text(s3, w)).toBe(w.content);
   } finally {
     s3.destroy();
   }
@@ -131,9 +124,7 @@ async function expectCredentialsWork(user: IssuedUser): Promise<Written> {
 async function expectStillReadable(owner: IssuedUser, w: Written): Promise<void> {
   const s3 = s3Of(owner.s3);
   try {
-    expect(
-      await (await s3.send(new GetObjectCommand({ Bucket: w.bucket, Key: w.key }))).Body!.transformToString(),
-    ).toBe(w.content);
+    expect(await s3Text(s3, w)).toBe(w.content);
   } finally {
     s3.destroy();
   }
@@ -156,17 +147,13 @@ async function expectIsolated(intruder: IssuedUser, w: Written): Promise<void> {
   await withFtp(new URL(intruder.ftpUrl), async (ftp) => {
     expect((await ftp.list("/")).map((f) => f.name)).not.toContain(w.ftpFile);
     // The owner's home is <root>/<login>, a sibling of the intruder's: every way up ends in its own home.
-    for (const where of [
-      w.ftpFile,
-      `../${w.ftpHome}/${w.ftpFile}`,
-      `/../${w.ftpHome}/${w.ftpFile}`,
-      `/../../ftp/${w.ftpHome}/${w.ftpFile}`,
-    ])
+    for (const up of ["", "../", "/../", "/../../ftp/"]) {
+      const where = up ? `${up}${w.ftpHome}/${w.ftpFile}` : w.ftpFile;
       expect(await refusal(() => ftpRead(ftp, where)), where).toBe(550);
+    }
   });
 }
 
-const exec = promisify(execFile);
 const token = `real-credentials-${Date.now().toString(36)}`;
 type User = IssuedUser & { userName: string; env: Record<string, string> };
 let api: RealApiServer;
@@ -177,12 +164,12 @@ let work: string;
 let state: S3Client;
 const cliOutput: string[] = [];
 const deploy = async (rotate: string) => {
-  const list = [
+  const list = JSON.stringify([
     { name: "app", userName: "app-real" },
     { name: "backup", userName: "backup-real" },
     { name: "rot", rotate },
-  ];
-  await stack.must(["config", "set", "--path", "users", JSON.stringify(list)]);
+  ]);
+  await stack.must(["config", "set", "--path", "users", list]);
   cliOutput.push(ok(await stack.up()).output);
   return (await stack.outputs(true)).credentials as Record<string, User>;
 };
@@ -196,7 +183,7 @@ beforeAll(async () => {
   // The state bucket's own account, as a team's CI has one; not a StorageUser.
   const [accessKeyId, secretAccessKey] = [
     `STATE${Date.now().toString(36).toUpperCase()}`,
-    randomBytes(24).toString("base64"),
+    randomBytes(24).toString("hex"),
   ];
   await api.backends.createS3Account(accessKeyId, secretAccessKey);
   const endpoint = api.backends.s3Endpoint;
@@ -225,24 +212,8 @@ afterAll(async () => {
 });
 
 /** A client with the user's env as its whole environment, besides where to find programs and a home. */
-async function client(
-  cmd: string,
-  args: string[],
-  userEnv: Record<string, string>,
-  extra: Record<string, string> = {},
-) {
-  try {
-    const r = await exec(cmd, args, {
-      cwd: work,
-      env: { PATH: "/usr/bin:/bin", HOME: work, ...userEnv, ...extra },
-      timeout: 60_000,
-    });
-    return { code: 0, output: r.stdout + r.stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === "number" ? e.code : 1, output: `${e.stdout ?? ""}${e.stderr ?? ""}` };
-  }
-}
+const client = (cmd: string, args: string[], userEnv: Record<string, string>, extra: Record<string, string> = {}) =>
+  run(cmd, args, { cwd: work, env: { PATH: "/usr/bin:/bin", HOME: work, ...userEnv, ...extra } });
 const swift = (args: string[], env: Record<string, string>) => client("swift", args, env);
 // rclone's backend settings, not credentials: the credentials come from the OS_* variables (env_auth).
 const rclone = (args: string[], env: Record<string, string>) =>
@@ -374,12 +345,9 @@ test("the demo app fails when a variable it reads is wrong, so the demo's succes
 
 test("npm run demo ends with an app given only a user's env writing and reading its file over S3, FTP and Swift, credentials masked", async () => {
   // What `npm run demo` runs after its build; the demo starts its own API and servers.
-  const { stdout } = await exec(path.join(nodeBinDir(), "node"), [path.join(repoRoot, "dist", "scripts", "demo.js")], {
-    cwd: repoRoot,
-    maxBuffer: 16 << 20,
-  }).catch((err) => {
-    throw new Error(`${err.message}\n${err.stdout ?? ""}`); // what the demo printed says why
-  });
+  const stdout = ok(
+    await run(path.join(nodeBinDir(), "node"), [path.join(repoRoot, "dist", "scripts", "demo.js")], { cwd: repoRoot }),
+  ).output;
   expect(stdout).toMatch(/creating users on S3 http:\/\/127\.0\.0\.1:\d+ \(versitygw\) and FTP 127\.0\.0\.1:\d+/);
   expect(stdout).toMatch(/S3 {2}http:\/\/127\.0\.0\.1:\d+ as \*{8} \(20 chars\), secret \*{8} \(40 chars\)/);
   expect(stdout).toMatch(/S3 {2}got s3:\/\/demo-app-[0-9a-f]+\/hello\.txt back: same \d+ bytes/);

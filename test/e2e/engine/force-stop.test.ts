@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { ApiServer, ApiServerOptions, startApiServer } from "../../../server/api-server";
 import { installConsumer } from "../../../scripts/consumer";
-import { RunResult, TestStack } from "../../../scripts/stack";
+import { TestStack } from "../../../scripts/stack";
 import { userPath } from "../../../scripts/toolchain";
 import { ok, onNewestCli } from "../../support/cli-project";
 
