@@ -12,7 +12,9 @@ import { StorageUser, StorageUserLedger } from "pulumi-storage-user";
  * computed from the userId of `<name>-source` ("<id>" replaced by it), unknown at preview; "import"
  * and "get": adopting the existing user 1001. Left out: the constructor, uncaught.
  */
-interface Spec {
+type Options =
+  "protect" | "retainOnDelete" | "ignoreChanges" | "replaceOnChanges" | "replacementTrigger" | "deleteBeforeReplace";
+type Spec = Pick<pulumi.CustomResourceOptions, Options> & {
   name: string;
   userName?: string;
   persistPassword?: boolean;
@@ -20,15 +22,9 @@ interface Spec {
   args?: unknown;
   route?: "catch" | "output" | "unknown" | "import" | "get";
   parent?: "box"; // a child of the component `box`
-  protect?: boolean;
-  retainOnDelete?: boolean;
-  ignoreChanges?: string[];
-  replaceOnChanges?: string[];
   aliases?: Array<{ name?: string; parent?: "stack" }>; // "stack": it used to sit at the stack's root
   createTimeout?: string;
-  replacementTrigger?: string;
-  deleteBeforeReplace?: boolean;
-}
+};
 
 const config = new pulumi.Config();
 let box: pulumi.ComponentResource | undefined;
@@ -41,16 +37,12 @@ const mapArgs = (args: unknown, f: (v: unknown) => unknown) =>
 for (const s of config.requireObject<Spec[]>("users")) {
   const given = { userName: s.userName, persistPassword: s.persistPassword, connection: s.connection };
   const args = "args" in s ? s.args : Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
+  // The spec's other keys are no resource options: the SDK reads only its own.
   const opts: pulumi.CustomResourceOptions = {
+    ...s,
     parent: s.parent === "box" ? (box ??= new pulumi.ComponentResource("storage:test:Box", "box")) : undefined,
-    protect: s.protect,
-    retainOnDelete: s.retainOnDelete,
-    ignoreChanges: s.ignoreChanges,
-    replaceOnChanges: s.replaceOnChanges,
     aliases: s.aliases?.map((a) => ({ name: a.name, parent: a.parent && pulumi.rootStackResource })),
     customTimeouts: s.createTimeout ? { create: s.createTimeout } : undefined,
-    replacementTrigger: s.replacementTrigger,
-    deleteBeforeReplace: s.deleteBeforeReplace,
     import: s.route === "import" ? "1001" : undefined,
   };
   try {
