@@ -179,7 +179,6 @@ test("429 with Retry-After: 1 until customTimeouts.create (3s) runs out: [RETRIE
   expect(api.createAttempts).toBeLessThan(15);
 });
 
-// A 409, the name taken: lifecycle.test.ts's replace of a named user (and create-client's, in-process).
 test("TLS: a self-signed certificate without NODE_EXTRA_CA_CERTS: [UNREACHABLE]", async () => {
   const api = await server(true);
   const run = await upCase("tlsbad", api.url);
@@ -190,7 +189,6 @@ test("TLS: a self-signed certificate without NODE_EXTRA_CA_CERTS: [UNREACHABLE]"
 });
 
 // Sent without a verdict, or answered unusably: recorded, never POSTed again.
-// A connection dropped after the create: lifecycle.test.ts's unconfirmed user, with the ledger.
 test("an answer slower than customTimeouts.create (3s, server takes 10s): [OUTCOME_UNKNOWN]", async () => {
   const api = await server();
   api.inject({ kind: "slow", ms: 10_000 });

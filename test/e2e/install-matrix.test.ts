@@ -41,10 +41,7 @@ describe.concurrent("install matrix", () => {
     test(`${cell.name}: ${cell.program}, ${cell.pm}, @pulumi/pulumi ${cell.sdk}, node ${cell.node}, pulumi ${cell.cli}, from the ${cell.from}`, async () => {
       const dir = path.join(tmp, cell.name);
       fs.cpSync(path.join(repoRoot, "test", "programs", "matrix", cell.program), dir, { recursive: true });
-      fs.writeFileSync(
-        path.join(dir, "Pulumi.yaml"),
-        `name: ${cell.name}\nruntime: nodejs\ndescription: install-matrix row\n`,
-      );
+      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${cell.name}\nruntime: nodejs\n`);
       const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: repoRoot, encoding: "utf8" }).trim();
       const pj = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
       pj.dependencies = {
@@ -108,17 +105,13 @@ describe.concurrent("install matrix", () => {
           ["up, up --debug", up.output + again.output],
         ];
         expect(hits(places, withEncodings([["token", token], ...secretsOf(created)]))).toEqual([]);
-        const user = JSON.parse(exported).deployment.resources.find(
-          (r: any) => r.type === "pulumi-nodejs:dynamic/storage:StorageUser",
-        );
+        const [user] = await stack.resources();
         const provider: string = user.outputs.__provider;
         expect(provider.match(/require\(/g), provider).toHaveLength(1);
-        const nodeVersion = execFileSync(path.join(nodeBinDir(cell.node), "node"), ["--version"], {
-          encoding: "utf8",
-        }).trim();
+        const nodeVersion = execFileSync(path.join(nodeBinDir(cell.node), "node"), ["--version"], { encoding: "utf8" });
         results.set(cell.name, {
           providerBytes: Buffer.byteLength(provider),
-          nodeVersion,
+          nodeVersion: nodeVersion.trim(),
           sdkInstalled: installed,
           cliReported,
         });
@@ -136,8 +129,7 @@ test("the pack hooks put package.json back; README.md's matrix table is this run
   const file = process.env[resultsFileVariable];
   if (file) fs.writeFileSync(file, JSON.stringify(Object.fromEntries(results)));
   // A stale table fails even when `npm run matrix` is about to rewrite it: the run it writes is this one.
-  expect(
-    readmeRows(),
-    "README.md's install matrix differs from this run: run `npm run matrix` and commit README.md",
-  ).toEqual(matrixRows(results));
+  expect(readmeRows(), "README.md's install matrix is another run's: run `npm run matrix` and commit it").toEqual(
+    matrixRows(results),
+  );
 });

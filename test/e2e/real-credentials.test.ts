@@ -3,7 +3,6 @@
 // stack's outputs alone; a wrong secret and another user's data are refused; a rotation's new
 // credentials work and the old still do. One real API and one stack, its state in an S3 bucket of the
 // same versitygw; then `npm run demo`.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { PassThrough, Readable } from "node:stream";
 import {
@@ -354,21 +353,4 @@ test("npm run demo ends with an app given only a user's env writing and reading 
   expect(stdout).toMatch(/FTP got \/hello-[0-9a-f]+\.txt back with FTP_HOST\/FTP_USER\/FTP_PASSWORD: same \d+ bytes/);
   expect(stdout).toMatch(/Swift got demo-app-[0-9a-f]+\/hello\.txt back/);
   expect(stdout).toContain("the app wrote and read its file with the credentials it was given");
-});
-
-// Real mode through `npm run api` is consumer-path.test.ts's (examples/README.md's block, whose
-// `kill %1` must stop the S3 and FTP servers too).
-test("npm run api --fake starts no server and says so; SIGTERM ends it", async () => {
-  const child = spawn(path.join(nodeBinDir(), "node"), [path.join(repoRoot, "dist", "server", "main.js"), "--fake"], {
-    env: { ...process.env, STORAGE_ACCESS_TOKEN: token },
-  });
-  let out = "";
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on("data", (c: Buffer) => (out += c.toString()).split("\n").length > 2 && resolve());
-    child.once("exit", (code) => reject(new Error(`npm run api exited ${code}: ${out}`)));
-  });
-  expect(out).toContain("fake mode: the credentials issued work on no server");
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  expect(await exited).toBe(0);
 });

@@ -28,6 +28,7 @@ let pack: string;
 let example: string;
 let stack: TestStack;
 let names: { app: string; backup: string };
+let deployed: Array<Record<string, string>>;
 
 beforeAll(async () => {
   api = await startApiServer({ token });
@@ -46,6 +47,11 @@ beforeAll(async () => {
   // Resource names set, so that a new userName is a replacement, not a delete and a create.
   stack = await TestStack.create({ programDir: example, config: { "storage:baseUrl": api.url } });
   names = { app: `app-${stack.stackName}`, backup: `backup-${stack.stackName}` };
+  deployed = [
+    { name: "app", userName: names.app },
+    { name: "backup", userName: names.backup },
+    { name: "auto", rotate: "1" },
+  ];
 });
 afterAll(async () => {
   await stack?.dispose();
@@ -99,12 +105,7 @@ test("the workflow previews on pull requests, is never given the API token, and 
 test.skipIf(onNewestCli)(
   "the pack type-checks with its own dependencies (strict); a userName breaking its naming rule fails the preview",
   async () => {
-    execFileSync(process.execPath, [
-      path.join(pack, "node_modules", "typescript", "bin", "tsc"),
-      "-p",
-      pack,
-      "--noEmit",
-    ]);
+    execFileSync(process.execPath, [path.join(pack, "node_modules/typescript/bin/tsc"), "-p", pack, "--noEmit"]);
     await setUsers([{ name: "app", userName: "App_Main" }]);
     const pv = failed(await policyPreview());
     expect(pv.output).toContain("storage-user-name");
@@ -123,11 +124,7 @@ test.skipIf(onNewestCli)(
 test("the CLI runs the program and the pack through the stand-in host; compliant names and an auto-named user pass preview and up", async () => {
   // The host next to `pulumi` is the repo's stand-in (docs/development.md), taken as bundled: no "from $PATH" warning.
   expect(fs.readFileSync(path.join(stack.cliDir, "pulumi-language-nodejs"), "utf8")).toContain("language-host/main.js");
-  await setUsers([
-    { name: "app", userName: names.app },
-    { name: "backup", userName: names.backup },
-    { name: "auto", rotate: "1" }, // a trigger that changes later, not one that appears
-  ]);
+  await setUsers(deployed); // auto: a trigger that changes later, not one that appears
   // Not --skip-preview: the pack runs in up's preview and in the update (the deploy job).
   const up = ok(
     await stack.run(["up", "--yes", "--non-interactive", "--policy-pack", pack], {
@@ -144,12 +141,7 @@ test("the CLI runs the program and the pack through the stand-in host; compliant
 test.skipIf(onNewestCli)(
   "the review: a change that deletes nothing passes; a file that is no preview stops the job with exit 2",
   async () => {
-    await setUsers([
-      { name: "app", userName: names.app },
-      { name: "backup", userName: names.backup },
-      { name: "auto", rotate: "1" },
-      { name: "added" },
-    ]);
+    await setUsers([...deployed, { name: "added" }]);
     expect(ok(job(reviewLines, [])).output).toContain("no storage user is removed or replaced");
     const bad = job(['echo \'{"stack":"dev"}\' > preview.json', reviewLines[1]], []);
     expect(bad.code, bad.output).toBe(2);
@@ -162,11 +154,8 @@ test.skipIf(onNewestCli)(
 
 test("users leaving the stack, removed or replaced (a known or a generated new name), fail the pack without approval of each and the review without the label; an added one needs neither", async () => {
   const byName = (n: string) => api.users.find((u) => u.Name === n)!;
-  const [app, backup, auto] = [
-    byName(names.app),
-    byName(names.backup),
-    api.users.find((u) => u.Name.startsWith("auto-"))!,
-  ];
+  const [app, backup] = [byName(names.app), byName(names.backup)];
+  const auto = api.users.find((u) => u.Name.startsWith("auto-"))!;
   const service = new URL(api.url).href;
   const requests = api.requests.length;
   await setUsers([
@@ -214,10 +203,8 @@ test("users leaving the stack, removed or replaced (a known or a generated new n
 });
 
 test("pulumi destroy --preview-only --json through the same review step flags every user", async () => {
-  const r = job(
-    [`pulumi destroy --stack "$PULUMI_STACK" --non-interactive --preview-only --json > preview.json`, reviewLines[1]],
-    [],
-  );
+  const preview = `pulumi destroy --stack "$PULUMI_STACK" --non-interactive --preview-only --json > preview.json`;
+  const r = job([preview, reviewLines[1]], []);
   expect(r.code, r.output).toBe(1);
   for (const res of await stack.resources())
     expect(r.output).toContain(`(id ${res.id}, userName '${res.outputs.userName}'`);
