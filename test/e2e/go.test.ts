@@ -123,12 +123,8 @@ test("the build, install and preview run as written with the plain CLI and no la
 });
 
 test("onboard, again, rotate, offboard: one user per tenant, envs handed over, 0 requests when nothing changes, users left named, no secret kept in clear", async () => {
-  const r = ok(
-    await sh(
-      `export STORAGE_USER_PLUGIN_DIR="$PWD/examples/go/plugins/node_modules/pulumi-storage-user/bin" PULUMI_BACKEND_URL="file://$PWD/examples/go/state"\n${blocks()[1]}`,
-      { STORAGE_ACCESS_TOKEN: token },
-    ),
-  );
+  const setup = `export STORAGE_USER_PLUGIN_DIR="$PWD/examples/go/plugins/node_modules/pulumi-storage-user/bin" PULUMI_BACKEND_URL="file://$PWD/examples/go/state"\n`;
+  const r = ok(await sh(`${setup}${blocks()[1]}`, { STORAGE_ACCESS_TOKEN: token }));
   // 2 onboarded, 0 for the second onboard, 1 for the rotation: the API only creates.
   expect(api.requests.map((q) => [q.method, q.authorized])).toEqual(Array(3).fill(["POST", true]));
   const [acme, globex, rotated] = api.users;
@@ -164,4 +160,15 @@ test("onboard, again, rotate, offboard: one user per tenant, envs handed over, 0
   expect(fs.readFileSync(path.join(example(), "workspace", "Pulumi.tenant-acme.yaml"), "utf8")).toMatch(
     /storage-user:accessToken:\n\s+secure:/,
   );
+  // The Go program's outputs as stored, of a tenant still there: the credentials secret, the ids plain.
+  const onboard = "cd examples/go && ./tenants onboard initech >/dev/null && cd workspace";
+  const stored = ok(
+    await sh(`${setup}${onboard} && pulumi stack output --stack tenant-initech --json`, {
+      STORAGE_ACCESS_TOKEN: token,
+    }),
+  );
+  expect(JSON.parse(stored.output.slice(stored.output.indexOf("{")))).toEqual({
+    userId: api.users[3].Id,
+    env: "[secret]",
+  });
 });
