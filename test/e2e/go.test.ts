@@ -162,13 +162,9 @@ test("onboard, again, rotate, offboard: one user per tenant, envs handed over, 0
   );
   // The Go program's outputs as stored, of a tenant still there: the credentials secret, the ids plain.
   const onboard = "cd examples/go && ./tenants onboard initech >/dev/null && cd workspace";
+  const withToken = { STORAGE_ACCESS_TOKEN: token };
   const stored = ok(
-    await sh(`${setup}${onboard} && pulumi stack output --stack tenant-initech --json`, {
-      STORAGE_ACCESS_TOKEN: token,
-    }),
-  );
-  expect(JSON.parse(stored.output.slice(stored.output.indexOf("{")))).toEqual({
-    userId: api.users[3].Id,
-    env: "[secret]",
-  });
+    await sh(`${setup}${onboard} && pulumi stack output --stack tenant-initech --json`, withToken),
+  ).output;
+  expect(JSON.parse(stored.slice(stored.indexOf("{")))).toEqual({ userId: api.users[3].Id, env: "[secret]" });
 });
