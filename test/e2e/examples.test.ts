@@ -1,6 +1,6 @@
 // Every program under examples/ that no other file runs, as its README says, through the real CLI:
 // basic; the README's first snippet feeding app-config; examples/README.md's block in a fresh copy of
-// the repository; examples/unit-testing's own tests. (from-config also: ledger.test.ts; ci-preview:
+// the repository; examples/unit-testing's own tests. (from-config also: the root program of secrets and real-credentials; ci-preview:
 // ci-preview.test.ts; automation, yaml and go: their own files.)
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -162,7 +162,7 @@ test("the README's first snippet as a program; app-config reads its `credentials
 // Examples/README.md "From clone to app config".
 const readme = fs.readFileSync(path.join(repoRoot, "examples", "README.md"), "utf8");
 const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf("## From clone to app config")))![1];
-const cloneDir = fs.mkdtempSync(path.join(os.tmpdir(), "psu-consumer-path-"));
+const cloneDir = fs.mkdtempSync(path.join(os.tmpdir(), "psu-readme-block-"));
 let group: number | undefined;
 afterAll(() => {
   try {
