@@ -29,11 +29,8 @@ export function workspace(
     if (fs.existsSync(path.join(from, entry)))
       fs.cpSync(path.join(from, entry), path.join(modules, pkg.name, entry), { recursive: true });
   }
-  // The raw-undici and shaped-floor programs' providers, installed like packages so their __provider is a one-line require too.
+  // The raw-undici program's provider, installed like a package so its __provider is a one-line require too.
   fs.cpSync(path.join(programs, "raw-undici", "raw-provider"), path.join(modules, "psu-bench-raw"), {
-    recursive: true,
-  });
-  fs.cpSync(path.join(programs, "shaped-floor", "shaped-provider"), path.join(modules, "psu-bench-shaped"), {
     recursive: true,
   });
   return { dir, program: (p) => path.join(dir, "programs", p) };

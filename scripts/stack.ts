@@ -192,13 +192,14 @@ export class TestStack {
    * Sets plain config (`--path` keys) in one `config set-all`: each CLI command derives the
    * passphrase's key (PBKDF2, about 0.3 CPU-seconds), so one command per value costs the suite
    * minutes. A token set as plain config (the key spelt right or not, as tests of mistakes set it)
-   * goes in on standard input all the same: no token is ever on a command line.
+   * goes in on standard input all the same (--plaintext: the CLI refuses a value that looks like a
+   * secret without it): no token is ever on a command line.
    */
   async setConfig(values: Record<string, string>): Promise<void> {
     const entries = Object.entries(values);
     const isToken = (k: string) => /acc?essTok/i.test(k);
     for (const [k, v] of entries.filter(([k]) => isToken(k)))
-      await this.must(["config", "set", "--path", k], { input: v });
+      await this.must(["config", "set", "--plaintext", "--path", k], { input: v });
     const plain = entries.filter(([k]) => !isToken(k));
     if (plain.length > 0)
       await this.must(["config", "set-all", "--path", ...plain.map(([k, v]) => `--plaintext=${k}=${v}`)]);

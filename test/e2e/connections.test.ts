@@ -1,164 +1,126 @@
 // Several services and accounts in one program (named connections), and where each user lives,
-// through the real CLI against two local API servers with different tokens.
-// Program: test/programs/options. docs/configuration.md "Named connections" and docs/lifecycle.md
-// "Where a user lives" describe the behaviour. How the plugin reads storage:connections, without
-// the CLI, is test/unit/connection-settings.test.ts (the unit tier).
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+// through the real CLI against two local API servers with different tokens (test/programs/options,
+// docs/configuration.md "Named connections", docs/lifecycle.md "Where a user lives"). How the plugin
+// reads storage:connections is test/unit/config.test.ts's; preview without a token is
+// lifecycle.test.ts's; a malformed connection name is lifecycle.test.ts's refusals'.
+import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../server/api-server";
 import { TestStack } from "../../scripts/stack";
+import { failed, ok } from "../support/cli-project";
 
-const tokenA = "connections-token-a-3f9c1d";
-const tokenB = "connections-token-b-8e2a7b";
+const [tokenA, tokenB] = ["connections-token-a-3f9c1d", "connections-token-b-8e2a7b"];
 let a: ApiServer;
 let b: ApiServer;
+let stack: TestStack;
+const home = { name: "home", userName: "c-home" };
+const eu = { name: "eu", userName: "c-eu", connection: "eu" };
 beforeAll(async () => {
-  a = await startApiServer({ token: tokenA });
-  b = await startApiServer({ token: tokenB });
+  [a, b] = await Promise.all([startApiServer({ token: tokenA }), startApiServer({ token: tokenB })]);
+  stack = await TestStack.create({
+    programDir: "test/programs/options",
+    config: {
+      "storage:baseUrl": a.url,
+      "storage:connections.eu.baseUrl": b.url,
+      "options:users": JSON.stringify([home, eu]),
+    },
+  });
 });
 afterAll(async () => {
+  await stack?.dispose();
   await a?.close();
   await b?.close();
 });
 
 const href = (url: string) => new URL(url).href;
 const posts = () => a.createAttempts + b.createAttempts;
+const setUsers = (list: Array<Record<string, unknown>>) =>
+  stack.must(["config", "set", "options:users", JSON.stringify(list)]);
+const outputs = async () =>
+  (await stack.outputs()).users as Record<string, { id: string; baseUrl: string | null; connection: string | null }>;
+const setEuUrl = (url: string) => stack.must(["config", "set", "--path", "storage:connections.eu.baseUrl", url]);
 
-describe("one program, two services: the default connection and connection 'eu'", () => {
-  let stack: TestStack;
-  const setUsers = (list: Array<Record<string, unknown>>) =>
-    stack.must(["config", "set", "options:users", JSON.stringify(list)]);
-  const home = { name: "home", userName: "c-home" };
-  const eu = { name: "eu", userName: "c-eu", connection: "eu" };
-  const outputs = async () =>
-    (await stack.outputs()).users as Record<string, { id: string; baseUrl: string | null; connection: string | null }>;
+test("an unknown connection name fails preview naming the keys to set", async () => {
+  const nope = { name: "x", userName: "c-x", connection: "nope" };
+  const r = failed(await stack.preview(["-c", `options:users=${JSON.stringify([home, eu, nope])}`]));
+  await setUsers([home, eu]); // -c saved it
+  expect(r.output).toContain("[CONFIG_MISSING] connection 'nope' has no storage API address");
+  expect(r.output).toContain("pulumi config set --path storage:connections.nope.baseUrl https://<api-host>");
+  expect(r.output).toContain("STORAGE_API_URL_NOPE");
+  expect(posts()).toBe(0);
+});
 
-  beforeAll(async () => {
-    stack = await TestStack.create({
-      programDir: "test/programs/options",
-      config: {
-        "storage:baseUrl": a.url,
-        "storage:connections.eu.baseUrl": b.url,
-        "options:users": JSON.stringify([home, eu]),
-      },
-    });
-  });
-  afterAll(() => stack.dispose());
+test("up creates each user on its own service with its own token; tokens are no resource input", async () => {
+  await stack.must(["config", "set", "--secret", "storage:accessToken"], { input: tokenA });
+  await stack.must(["config", "set", "--path", "--secret", "storage:connections.eu.accessToken"], { input: tokenB });
+  ok(await stack.up());
+  expect([a.users.map((u) => u.Name), b.users.map((u) => u.Name)]).toEqual([["c-home"], ["c-eu"]]);
+  // Each server accepts only its own token: both creates were authorized.
+  expect([...a.requests, ...b.requests].map((q) => `${q.status} ${q.authorized}`)).toEqual(["200 true", "200 true"]);
+  const out = await outputs();
+  expect(out.home).toEqual({ id: String(a.users[0].Id), userName: "c-home", baseUrl: href(a.url), connection: null });
+  expect(out.eu).toEqual({ id: String(b.users[0].Id), userName: "c-eu", baseUrl: href(b.url), connection: "eu" });
+  for (const res of await stack.resources()) {
+    expect(Object.keys(res.inputs).filter((k) => /token/i.test(k))).toEqual([]);
+    expect(JSON.parse(res.outputs.account).baseUrl, "the service is plain in state").toEqual(expect.any(String));
+  }
+  expect([tokenA, tokenB].some((t) => stack.stateFileText().includes(t))).toBe(false);
+});
 
-  // Preview needs no token, whatever the connection: test/e2e/engine/lifecycle.test.ts through the CLI, and the
-  // plugin's check reads no token (test/unit/create-client.test.ts, test/unit/connection-settings.test.ts).
-  // A malformed name is the constructor's refusal: test/e2e/hostile-input.test.ts, in its one preview.
-  test("an unknown connection name fails preview naming the keys to set", async () => {
-    await setUsers([home, eu, { name: "x", userName: "c-x", connection: "nope" }]);
-    const r = await stack.preview();
-    expect(r.code, r.output).not.toBe(0);
-    expect(r.output).toContain("[CONFIG_MISSING] connection 'nope' has no storage API address");
-    expect(r.output).toContain("pulumi config set --path storage:connections.nope.baseUrl https://<api-host>");
-    expect(r.output).toContain("STORAGE_API_URL_NOPE");
-    await setUsers([home, eu]);
-    expect(posts()).toBe(0);
-  });
+test("a connection now pointing at another service: preview and up warn naming the user and both services; nothing created or forgotten", async () => {
+  await setEuUrl(a.url);
+  const warning = `StorageUser 'c-eu' (id ${b.users[0].Id}) lives on ${href(b.url)}, but connection 'eu' now points at ${href(a.url)}`;
+  const pv = ok(await stack.preview());
+  expect(pv.output).toContain(warning);
+  expect(pv.output).toMatch(/3 unchanged/);
+  const up = ok(await stack.up());
+  expect(up.output).toContain(warning);
+  expect(up.output).toMatch(
+    /`pulumi up --replace 'urn:pulumi:[^']+::pulumi-nodejs:dynamic\/storage:StorageUser::[^']+'`/,
+  );
+  expect(posts()).toBe(2);
+  expect((await outputs()).eu.baseUrl).toBe(href(b.url));
+});
 
-  test("up creates each user on its own service with its own token; tokens are no resource input", async () => {
-    await stack.must(["config", "set", "--secret", "storage:accessToken"], { input: tokenA });
-    await stack.must(["config", "set", "--path", "--secret", "storage:connections.eu.accessToken"], { input: tokenB });
-    const r = await stack.up();
-    expect(r.code, r.output).toBe(0);
-    expect(a.users.map((u) => u.Name)).toEqual(["c-home"]);
-    expect(b.users.map((u) => u.Name)).toEqual(["c-eu"]);
-    // Each server accepts only its own token: both creates were authorized.
-    expect([...a.requests, ...b.requests].map((q) => [q.status, q.authorized])).toEqual([
-      [200, true],
-      [200, true],
-    ]);
+test("the same service under a new address: STORAGE_SERVICE_NEW_ADDRESS=<it> pulumi up records it; plain refresh does not", async () => {
+  const renamed = b.url.replace("127.0.0.1", "localhost");
+  await setEuUrl(renamed);
+  const pv = await stack.preview();
+  expect(pv.output).toContain(`now points at ${href(renamed)}`);
+  expect(pv.output).toContain(`STORAGE_SERVICE_NEW_ADDRESS=${href(renamed)} pulumi up`);
+  ok(await stack.refresh());
+  expect((await outputs()).eu.baseUrl).toBe(href(b.url));
+  const moved = ok(await stack.up([], { env: { STORAGE_SERVICE_NEW_ADDRESS: renamed } }));
+  expect(moved.output).toContain(
+    `StorageUser 'c-eu' (id ${b.users[0].Id}) is recorded on ${href(renamed)}, where connection 'eu' points, instead of ${href(b.url)}`,
+  );
+  expect((await outputs()).eu).toEqual(expect.objectContaining({ id: String(b.users[0].Id), baseUrl: href(renamed) }));
+  expect(posts()).toBe(2); // pointing where the user is recorded ends the warning: the next test's first up
+});
 
-    const out = await outputs();
-    expect(out.home).toEqual({ id: String(a.users[0].Id), userName: "c-home", baseUrl: href(a.url), connection: null });
-    expect(out.eu).toEqual({ id: String(b.users[0].Id), userName: "c-eu", baseUrl: href(b.url), connection: "eu" });
-    const resources = await stack.resources();
-    for (const res of resources) {
-      expect(Object.keys(res.inputs).filter((k) => /token/i.test(k))).toEqual([]);
-      expect(JSON.parse(res.outputs.account).baseUrl, "the service is plain in state").toEqual(expect.any(String));
-    }
-    const state = stack.stateFileText();
-    expect(state.includes(tokenA) || state.includes(tokenB)).toBe(false);
-  });
+test("changing a user's connection never moves it: same service, the new name is recorded; another service, a warning", async () => {
+  // 'home' to connection 'alias_a', another name for service A: an update with no API call.
+  await stack.must(["config", "set", "--path", "storage:connections.alias_a.baseUrl", a.url]);
+  await setUsers([{ ...home, connection: "alias_a" }, eu]);
+  const same = ok(await stack.up());
+  expect(same.output).not.toContain("lives on");
+  expect((await outputs()).home).toEqual(
+    expect.objectContaining({ id: String(a.users[0].Id), baseUrl: href(a.url), connection: "alias_a" }),
+  );
+  // 'home' to connection 'eu' (service B): it stays on A, said at up (the same check runs at preview).
+  await setUsers([{ ...home, connection: "eu" }, eu]);
+  const r = ok(await stack.up());
+  expect(r.output).toContain(
+    `StorageUser 'c-home' (id ${a.users[0].Id}) lives on ${href(a.url)}; its connection changes from connection 'alias_a' to connection 'eu'`,
+  );
+  expect(posts()).toBe(2);
+  expect((await outputs()).home).toEqual(
+    expect.objectContaining({ id: String(a.users[0].Id), baseUrl: href(a.url), connection: "eu" }),
+  );
+});
 
-  test("a connection now pointing at another service: preview and up warn naming the user and both services; nothing created or forgotten", async () => {
-    await stack.must(["config", "set", "--path", "storage:connections.eu.baseUrl", a.url]);
-    const before = posts();
-    const euUser = b.users[0];
-    const warning = `StorageUser 'c-eu' (id ${euUser.Id}) lives on ${href(b.url)}, but connection 'eu' now points at ${href(a.url)}`;
-    const pv = await stack.preview();
-    expect(pv.code, pv.output).toBe(0);
-    expect(pv.output).toContain(warning);
-    expect(pv.output).toMatch(/3 unchanged/);
-    const up = await stack.up();
-    expect(up.code, up.output).toBe(0);
-    expect(up.output).toContain(warning);
-    expect(up.output).toMatch(
-      /`pulumi up --replace 'urn:pulumi:[^']+::pulumi-nodejs:dynamic\/storage:StorageUser::[^']+'`/,
-    );
-    expect(posts()).toBe(before);
-    expect((await outputs()).eu.baseUrl).toBe(href(b.url));
-    // Pointing where the user is recorded ends the warning: the next test's last preview.
-  });
-
-  test("the same service under a new address: STORAGE_SERVICE_NEW_ADDRESS=<it> pulumi up records it; plain refresh does not", async () => {
-    const renamed = b.url.replace("127.0.0.1", "localhost");
-    await stack.must(["config", "set", "--path", "storage:connections.eu.baseUrl", renamed]);
-    const pv = await stack.preview();
-    expect(pv.output).toContain(`now points at ${href(renamed)}`);
-    expect(pv.output).toContain(`STORAGE_SERVICE_NEW_ADDRESS=${href(renamed)} pulumi up`);
-    // A plain up warns and changes nothing, as in the test above.
-    const refresh = await stack.refresh();
-    expect(refresh.code, refresh.output).toBe(0);
-    expect((await outputs()).eu.baseUrl).toBe(href(b.url));
-
-    const moved = await stack.up([], { env: { STORAGE_SERVICE_NEW_ADDRESS: renamed } });
-    expect(moved.code, moved.output).toBe(0);
-    expect(moved.output).toContain(
-      `StorageUser 'c-eu' (id ${b.users[0].Id}) is recorded on ${href(renamed)}, where connection 'eu' points, instead of ${href(b.url)}`,
-    );
-    expect((await outputs()).eu).toEqual(
-      expect.objectContaining({ id: String(b.users[0].Id), baseUrl: href(renamed) }),
-    );
-    const after = await stack.preview();
-    expect(after.code, after.output).toBe(0);
-    expect(after.output).not.toContain("lives on");
-    expect(posts()).toBe(2);
-  });
-
-  test("changing a user's connection never moves it: same service, the new name is recorded; another service, a warning", async () => {
-    // 'home' to connection 'alias_a', another name for service A: an update with no API call.
-    await stack.must(["config", "set", "--path", "storage:connections.alias_a.baseUrl", a.url]);
-    await setUsers([{ ...home, connection: "alias_a" }, eu]);
-    let r = await stack.up();
-    expect(r.code, r.output).toBe(0);
-    expect(r.output).not.toContain("lives on");
-    expect((await outputs()).home).toEqual(
-      expect.objectContaining({ id: String(a.users[0].Id), baseUrl: href(a.url), connection: "alias_a" }),
-    );
-
-    // 'home' to connection 'eu' (service B): it stays on A, said at preview and up.
-    await setUsers([{ ...home, connection: "eu" }, eu]);
-    const pv = await stack.preview();
-    expect(pv.code, pv.output).toBe(0);
-    const text = `StorageUser 'c-home' (id ${a.users[0].Id}) lives on ${href(a.url)}; its connection changes from connection 'alias_a' to connection 'eu'`;
-    expect(pv.output).toContain(text);
-    r = await stack.up();
-    expect(r.code, r.output).toBe(0);
-    expect(r.output).toContain(text);
-    expect(posts()).toBe(2);
-    expect((await outputs()).home).toEqual(
-      expect.objectContaining({ id: String(a.users[0].Id), baseUrl: href(a.url), connection: "eu" }),
-    );
-  });
-
-  test("environment fallbacks per name: STORAGE_API_URL_<NAME>, STORAGE_ACCESS_TOKEN_<NAME>", async () => {
-    await setUsers([{ ...home, connection: "eu" }, eu, { name: "ci", userName: "c-ci", connection: "ci" }]);
-    const r = await stack.up([], { env: { STORAGE_API_URL_CI: b.url, STORAGE_ACCESS_TOKEN_CI: tokenB } });
-    expect(r.code, r.output).toBe(0);
-    expect(b.users.map((u) => u.Name)).toEqual(["c-eu", "c-ci"]);
-    expect((await outputs()).ci).toEqual(expect.objectContaining({ baseUrl: href(b.url), connection: "ci" }));
-  });
+test("environment fallbacks per name: STORAGE_API_URL_<NAME>, STORAGE_ACCESS_TOKEN_<NAME>", async () => {
+  await setUsers([{ ...home, connection: "eu" }, eu, { name: "ci", userName: "c-ci", connection: "ci" }]);
+  ok(await stack.up([], { env: { STORAGE_API_URL_CI: b.url, STORAGE_ACCESS_TOKEN_CI: tokenB } }));
+  expect(b.users.map((u) => u.Name)).toEqual(["c-eu", "c-ci"]);
+  expect((await outputs()).ci).toEqual(expect.objectContaining({ baseUrl: href(b.url), connection: "ci" }));
 });

@@ -1,21 +1,24 @@
-// Every program under examples/ run as its README says, through the real CLI against the local
-// storage API. `basic` is installed the way a user installs it: from the packed tarball.
-import { execFileSync, spawnSync } from "node:child_process";
+// Every program under examples/ that no other file runs, as its README says, through the real CLI:
+// basic; the README's first snippet feeding app-config; examples/README.md's block in a fresh copy of
+// the repository; examples/unit-testing's own tests. (from-config also: the root program of secrets and real-credentials; ci-preview:
+// ci-preview.test.ts; automation, yaml and go: their own files.)
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../server/api-server";
-import { packWithHooks } from "../support/pack";
 import { installConsumer } from "../../scripts/consumer";
-import { repoRoot, TestStack } from "../../scripts/stack";
-import { userPath } from "../../scripts/toolchain";
+import { locateCli, repoRoot, TestStack } from "../../scripts/stack";
+import { nodeBinDir } from "../../scripts/toolchain";
+import { copyCheckout, failed, ok, packedTarball } from "../support/cli-project";
+import { secretsOf } from "../support/secrets";
 
 const token = "examples-token-7f3a9c";
 const examples = path.join(repoRoot, "examples");
 let api: ApiServer;
 let tmp: string;
-
 beforeAll(async () => {
   api = await startApiServer({ token });
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "psu-examples-"));
@@ -24,287 +27,259 @@ afterAll(async () => {
   await api?.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
-
 const withApi = () => ({ STORAGE_API_URL: api.url, STORAGE_ACCESS_TOKEN: token });
-
-/** Every string in the user's credentials that must never appear in plain text outside a secret. */
-function secretValues(c: { password: string; swift: any; s3: any; ftp: any; ftpUrl: string }): string[] {
-  return [
-    c.password,
-    c.swift.accessKey,
-    c.swift.password,
-    c.swift.tenantId,
-    c.s3.accessKey,
-    c.s3.secretKey,
-    c.ftp.login,
-    c.ftp.password,
-    c.ftpUrl,
-  ];
-}
+/** A dotenv file app-config wrote: its variables, unquoted. */
+const envFileOf = (file: string) => {
+  const lines = fs.readFileSync(file, "utf8").trimEnd().split("\n");
+  return Object.fromEntries(
+    lines.map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1).replace(/^'(.*)'$/, "$1")]),
+  );
+};
+/** Every credential issued so far, as plain text. */
+const credentials = () => api.users.flatMap(secretsOf).map(([, v]) => v);
 
 test("every example type-checks against the package's published types", () => {
   // The CLI only transpiles; a user's editor and `tsc` see the types too.
+  const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
   for (const name of ["basic", "from-config", "app-config"]) {
-    const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
-    try {
-      execFileSync(process.execPath, [tsc, "-p", path.join(examples, name, "tsconfig.json"), "--noEmit"], {
-        encoding: "utf8",
-        stdio: "pipe",
-      });
-    } catch (err) {
-      throw new Error(`examples/${name} does not type-check:\n${(err as { stdout?: string }).stdout}`, { cause: err });
-    }
+    const r = spawnSync(process.execPath, [tsc, "-p", path.join(examples, name, "tsconfig.json"), "--noEmit"], {
+      encoding: "utf8",
+    });
+    expect(r.status, `examples/${name} does not type-check:\n${r.stdout}`).toBe(0);
   }
 });
 
-describe("basic, installed from the packed tarball", () => {
-  test("up creates one user; the provider in state is a one-line require; secrets show only when asked", async () => {
-    expect(fs.existsSync(path.join(repoRoot, "dist", "provider", "runtime.js")), "run `npm run build` first").toBe(
-      true,
-    );
-    const { tarball, checkout } = packWithHooks(tmp);
-    const dir = path.join(tmp, "basic");
-    fs.mkdirSync(dir);
-    for (const f of ["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json", "README.md"])
-      fs.copyFileSync(path.join(examples, "basic", f), path.join(dir, f));
-    // What `npm install pulumi-storage-user` does, with the tarball standing in for the registry.
-    const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
-    pkg.dependencies["pulumi-storage-user"] = `file:${tarball}`;
-    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pkg, null, 2));
-    // npm 11 lists every installed package with install scripts; the tarball has none (the
-    // `prepare` that git installs need is taken out by `npm pack`: scripts/pack-manifest.cjs).
-    const install = spawnSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], {
-      cwd: dir,
-      encoding: "utf8",
-      env: { ...process.env, PATH: userPath(), npm_config_loglevel: "warn" },
-    });
-    expect(install.status, install.stderr).toBe(0);
-    // npm 11 lists @pulumi/pulumi's protobufjs there, not this package.
-    expect(install.stderr).not.toMatch(/pulumi-storage-user@/);
-    expect(
-      JSON.parse(fs.readFileSync(path.join(dir, "node_modules", "pulumi-storage-user", "package.json"), "utf8")).scripts
-        .prepare,
-    ).toBeUndefined();
-    expect(JSON.parse(fs.readFileSync(path.join(checkout, "package.json"), "utf8")).scripts.prepare).toBeDefined(); // restored by postpack
-    const installed = path.join(dir, "node_modules", "pulumi-storage-user");
-    expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
-    expect(fs.existsSync(path.join(installed, "dist", "provider", "ledger-runtime.js"))).toBe(true);
-
-    const before = api.users.length;
-    const stack = await TestStack.create({
-      programDir: dir,
-      config: { "basic:userName": "basic-user" },
-      env: withApi(),
-    });
-    try {
-      const up = await stack.up();
-      expect(up.code, up.output).toBe(0);
-      expect(api.users.length - before).toBe(1);
-      const created = api.users[api.users.length - 1];
-      expect(created.Name).toBe("basic-user");
-
-      const [user] = await stack.resources();
-      for (const where of ["inputs", "outputs"] as const) {
-        const provider: string = user[where].__provider;
-        expect(provider).toMatch(
-          /^exports\.handler = __f0;\nconst provider = require\("pulumi-storage-user\/dist\/provider\/runtime(\.js)?"\);\n/,
-        );
-        expect(provider.match(/require\(/g)).toHaveLength(1);
-        expect(Buffer.byteLength(provider), provider).toBeLessThan(512);
-      }
-
-      const shown = await stack.outputs(true);
-      expect(shown).toMatchObject({
-        userId: created.Id,
-        userName: "basic-user",
-        password: created.Password,
-        s3: {
-          endpoint: created.S3Connection.Endpoint,
-          accessKey: created.S3Connection.AccessKey,
-          secretKey: created.S3Connection.SecretKey,
-        },
-        swift: { tenantId: created.SwiftApiConnection.TenantId, password: created.SwiftApiConnection.Password },
-        ftp: { login: created.FtpConnection.Login, password: created.FtpConnection.Password },
-        env: {
-          AWS_SECRET_ACCESS_KEY: created.S3Connection.SecretKey,
-          OS_PASSWORD: created.SwiftApiConnection.Password,
-        },
-      });
-      expect(shown.ftpUrl).toBe(
-        `ftp://${created.FtpConnection.Login}:${created.FtpConnection.Password}@${created.FtpConnection.HostName}/`,
-      );
-
-      const masked = await stack.outputs(false);
-      for (const k of ["password", "s3", "swift", "ftp", "env", "ftpUrl"]) expect(masked[k], k).toBe("[secret]");
-      expect(masked).toMatchObject({
-        userId: created.Id,
-        userName: "basic-user",
-        s3Endpoint: created.S3Connection.Endpoint,
-      });
-      const plainText = (await stack.must(["stack", "output"])).stdout + JSON.stringify(masked) + stack.stateFileText();
-      for (const v of secretValues(shown as any))
-        expect(plainText.includes(v), "a credential leaked into masked output or state").toBe(false);
-    } finally {
-      await stack.dispose();
-    }
+test("basic: up creates one user, its provider in state one require; the credentials show only when asked", async () => {
+  const stack = await TestStack.create({
+    programDir: path.join(examples, "basic"),
+    config: { "basic:userName": "basic-user" },
+    env: withApi(),
   });
+  try {
+    ok(await stack.up());
+    const created = api.users.find((u) => u.Name === "basic-user")!;
+    const [user] = await stack.resources();
+    for (const where of ["inputs", "outputs"] as const) {
+      const provider: string = user[where].__provider;
+      expect(provider).toMatch(
+        /^exports\.handler = __f0;\nconst provider = require\("pulumi-storage-user\/dist\/provider\/runtime(\.js)?"\);\n/,
+      );
+      expect(provider.match(/require\(/g)).toHaveLength(1);
+      expect(Buffer.byteLength(provider), provider).toBeLessThan(512);
+    }
+    const shown = await stack.outputs(true);
+    const { Login: login, Password: password, HostName: host } = created.FtpConnection;
+    expect([shown.userId, shown.password, shown.s3.secretKey, shown.env.OS_PASSWORD, shown.ftp]).toEqual([
+      created.Id,
+      created.Password,
+      created.S3Connection.SecretKey,
+      created.SwiftApiConnection.Password,
+      { hostName: host, login, password },
+    ]);
+    expect(shown.ftpUrl).toBe(`ftp://${login}:${password}@${host}/`);
+    const masked = await stack.outputs(false);
+    for (const k of ["password", "s3", "swift", "ftp", "env", "ftpUrl"]) expect(masked[k], k).toBe("[secret]");
+    expect(masked).toMatchObject({
+      userId: created.Id,
+      userName: "basic-user",
+      s3Endpoint: created.S3Connection.Endpoint,
+    });
+    const plainText = (await stack.must(["stack", "output"])).stdout + JSON.stringify(masked) + stack.stateFileText();
+    for (const v of secretsOf(created).map(([, s]) => s))
+      expect(plainText.includes(v), "a credential in masked output or state").toBe(false);
+  } finally {
+    await stack.dispose();
+  }
 });
 
-describe("from-config feeding app-config through a StackReference", () => {
-  test("the second stack writes a 0600 config file and keeps every credential secret", async () => {
-    const users = await TestStack.create({
-      programDir: path.join(examples, "from-config"),
-      config: {
-        "users[0].name": "app",
-        "users[0].userName": "app-cfg",
-        "users[1].name": "worker",
-        "users[1].userName": "worker-cfg",
-      },
-      env: withApi(),
-    });
-    // The app stack gets no storage settings at all: it only reads the other stack.
-    const app = await TestStack.create({
-      programDir: path.join(examples, "app-config"),
-      shareBackendWith: users,
-      config: {
-        "app-config:usersStack": `organization/from-config/${users.stackName}`,
-        "app-config:user": "app",
-        "app-config:file": path.join(tmp, "conf", "app.env"),
-      },
-    });
-    try {
-      const up = await users.up();
-      expect(up.code, up.output).toBe(0);
-      const out = await users.outputs(true);
-      expect(Object.keys(out.credentials).sort()).toEqual(["app", "worker"]);
-      expect(out.forgotten).toEqual([]);
-      expect(out.summary.app).toMatchObject({
-        userName: "app-cfg",
-        userId: api.users.find((u) => u.Name === "app-cfg")!.Id,
-      });
-      const creds = out.credentials.app;
-      expect((await users.outputs(false)).credentials).toBe("[secret]");
-
-      // Preview renders but must not write.
-      const preview = await app.preview(["--debug"]);
-      expect(preview.code, preview.output).toBe(0);
-      expect(fs.existsSync(path.join(tmp, "conf"))).toBe(false);
-
-      const appUp = await app.up(["--debug"]);
-      expect(appUp.code, appUp.output).toBe(0);
-      // Under --debug the SDK prints what the StackReference read, secrets in plain text; the
-      // example cuts those dumps (redactResponseDumps), so no credential shows.
-      for (const [label, r] of [
-        ["preview --debug", preview],
-        ["up --debug", appUp],
-      ] as const) {
-        expect(r.output, `${label} has the StackReference's read line`).toMatch(
-          /ReadResource RPC finished: [^\n]*resp: \[omitted: holds secret values\]/,
-        );
-        for (const v of secretValues(creds)) expect(r.output.includes(v), `${label} prints a credential`).toBe(false);
-      }
-      const envFile = path.join(tmp, "conf", "app.env");
-      expect(fs.statSync(envFile).mode & 0o777).toBe(0o600);
-      const parsed = Object.fromEntries(
-        fs
-          .readFileSync(envFile, "utf8")
-          .trimEnd()
-          .split("\n")
-          .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1).replace(/^'(.*)'$/, "$1")]),
-      );
-      expect(parsed).toEqual(creds.env);
-      expect(Object.keys(parsed)).toHaveLength(12);
-      expect(await app.outputs(false)).toEqual({ configFile: envFile, configFormat: "dotenv" });
-
-      // Same credentials as a Kubernetes Secret manifest.
-      await app.setConfig({
-        "app-config:format": "k8s-secret",
-        "app-config:file": path.join(tmp, "conf", "app-secret.yaml"),
-      });
-      const k8sUp = await app.up();
-      expect(k8sUp.code, k8sUp.output).toBe(0);
-      const manifest = fs.readFileSync(path.join(tmp, "conf", "app-secret.yaml"), "utf8");
-      expect(fs.statSync(path.join(tmp, "conf", "app-secret.yaml")).mode & 0o777).toBe(0o600);
-      expect(manifest).toContain("kind: Secret\nmetadata:\n  name: app-storage\n");
-      expect(manifest).toContain(`  AWS_SECRET_ACCESS_KEY: ${JSON.stringify(creds.s3.secretKey)}\n`);
-
-      // Secrets end to end: nothing in the app stack's state, export or masked outputs is plain.
-      const appText =
-        app.stateFileText() +
-        JSON.stringify(await app.exportState()) +
-        (await app.must(["stack", "output", "--json"])).stdout;
-      expect(appText).toContain("ciphertext");
-      for (const v of secretValues(creds))
-        expect(appText.includes(v), "a credential is in plain text in the app stack").toBe(false);
-
-      // The file is the application's (examples/app-config/README.md): destroy leaves it.
-      expect((await app.destroy()).code).toBe(0);
-      expect(fs.readFileSync(path.join(tmp, "conf", "app-secret.yaml"), "utf8")).toBe(manifest);
-    } finally {
-      await app.dispose();
-      await users.dispose();
-    }
+test("the README's first snippet as a program; app-config reads its `credentials`: a 0600 dotenv file, then a Kubernetes Secret, every credential secret in its stack, destroy leaves the file", async () => {
+  const snippet = /```ts\n([\s\S]*?)```/.exec(fs.readFileSync(path.join(repoRoot, "README.md"), "utf8"))![1];
+  const dir = path.join(tmp, "readme-snippet");
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, "index.ts"), snippet);
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: readme-snippet\nruntime: nodejs\n");
+  fs.copyFileSync(path.join(examples, "basic", "tsconfig.json"), path.join(dir, "tsconfig.json"));
+  fs.symlinkSync(path.join(installConsumer(), "node_modules"), path.join(dir, "node_modules"));
+  const users = await TestStack.create({ programDir: dir, env: withApi() });
+  // The app stack gets no storage settings at all: it only reads the other stack.
+  const envFile = path.join(tmp, "conf", "app.env");
+  const app = await TestStack.create({
+    programDir: path.join(examples, "app-config"),
+    shareBackendWith: users,
+    config: {
+      "app-config:usersStack": `organization/readme-snippet/${users.stackName}`,
+      "app-config:user": "app",
+      "app-config:file": envFile,
+    },
   });
+  try {
+    ok(await users.up());
+    expect(api.users.at(-1)!.Name).toMatch(/^app-[0-9a-f]{7}$/);
+    const out = await users.outputs(true);
+    expect(out.userId).toBe(api.users.at(-1)!.Id);
+    expect(out.s3.secretKey).toBe(out.credentials.app.env.AWS_SECRET_ACCESS_KEY);
+    expect((await users.outputs(false)).credentials).toEqual({ app: { env: "[secret]" } });
+
+    // Preview renders but must not write. Under --debug the SDK prints what the StackReference read,
+    // secrets in plain text; the example cuts those dumps (redactResponseDumps).
+    const preview = ok(await app.preview(["--debug"]));
+    expect(fs.existsSync(path.dirname(envFile))).toBe(false);
+    const appUp = ok(await app.up(["--debug"]));
+    for (const r of [preview, appUp]) {
+      expect(r.output).toMatch(/ReadResource RPC finished: [^\n]*resp: \[omitted: holds secret values\]/);
+      for (const v of credentials()) expect(r.output.includes(v), "a credential in --debug output").toBe(false);
+    }
+    expect(fs.statSync(envFile).mode & 0o777).toBe(0o600);
+    const parsed = envFileOf(envFile);
+    expect(parsed).toEqual(out.credentials.app.env);
+    expect(Object.keys(parsed)).toHaveLength(12);
+    expect(await app.outputs(false)).toEqual({ configFile: envFile, configFormat: "dotenv" });
+
+    const secretFile = path.join(tmp, "conf", "app-secret.yaml");
+    await app.setConfig({ "app-config:format": "k8s-secret", "app-config:file": secretFile });
+    ok(await app.up());
+    const manifest = fs.readFileSync(secretFile, "utf8");
+    expect(fs.statSync(secretFile).mode & 0o777).toBe(0o600);
+    expect(manifest).toContain("kind: Secret\nmetadata:\n  name: app-storage\n");
+    expect(manifest).toContain(`  AWS_SECRET_ACCESS_KEY: ${JSON.stringify(out.s3.secretKey)}\n`);
+    // Secrets end to end: nothing in the app stack's state, export or masked outputs is plain.
+    const appText =
+      app.stateFileText() +
+      JSON.stringify(await app.exportState()) +
+      (await app.must(["stack", "output", "--json"])).stdout;
+    expect(appText).toContain("ciphertext");
+    for (const v of credentials())
+      expect(appText.includes(v), "a credential in plain text in the app stack").toBe(false);
+    // The file is the application's (examples/app-config/README.md): destroy leaves it.
+    ok(await app.destroy());
+    expect(fs.readFileSync(secretFile, "utf8")).toBe(manifest);
+  } finally {
+    await app.dispose();
+    await users.dispose();
+  }
 });
 
-describe("the README's first snippet", () => {
-  test("run as a program, its `credentials` output is what app-config reads", async () => {
-    const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
-    const snippet = /```ts\n([\s\S]*?)```/.exec(readme)![1];
-    const dir = path.join(tmp, "readme-snippet");
-    fs.mkdirSync(dir);
-    fs.writeFileSync(path.join(dir, "index.ts"), snippet);
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: readme-snippet\nruntime: nodejs\n");
-    fs.copyFileSync(path.join(examples, "basic", "tsconfig.json"), path.join(dir, "tsconfig.json"));
-    // The package as installed for every program here (scripts/consumer.ts).
-    fs.symlinkSync(path.join(installConsumer(), "node_modules"), path.join(dir, "node_modules"));
-    const users = await TestStack.create({ programDir: dir, env: withApi() });
-    const envFile = path.join(tmp, "snippet.env");
-    const app = await TestStack.create({
-      programDir: path.join(examples, "app-config"),
-      shareBackendWith: users,
-      config: {
-        "app-config:usersStack": `organization/readme-snippet/${users.stackName}`,
-        "app-config:user": "app",
-        "app-config:file": envFile,
-      },
-    });
-    try {
-      const up = await users.up();
-      expect(up.code, up.output).toBe(0);
-      const out = await users.outputs(true);
-      expect(out.userId).toBe(api.users.at(-1)!.Id);
-      expect(api.users.at(-1)!.Name).toMatch(/^app-[0-9a-f]{7}$/);
-      expect((await users.outputs(false)).credentials).toEqual({ app: { env: "[secret]" } });
-      const appUp = await app.up();
-      expect(appUp.code, appUp.output).toBe(0);
-      const line = fs
-        .readFileSync(envFile, "utf8")
-        .split("\n")
-        .find((l) => l.startsWith("AWS_SECRET_ACCESS_KEY="))!;
-      expect(line.slice("AWS_SECRET_ACCESS_KEY=".length).replace(/^'(.*)'$/, "$1")).toBe(
-        out.credentials.app.env.AWS_SECRET_ACCESS_KEY,
-      );
-      expect(out.s3.secretKey).toBe(out.credentials.app.env.AWS_SECRET_ACCESS_KEY);
-    } finally {
-      await app.dispose();
-      await users.dispose();
-    }
+// Examples/README.md "From clone to app config".
+const readme = fs.readFileSync(path.join(repoRoot, "examples", "README.md"), "utf8");
+const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf("## From clone to app config")))![1];
+const cloneDir = fs.mkdtempSync(path.join(os.tmpdir(), "psu-readme-block-"));
+let group: number | undefined;
+afterAll(() => {
+  try {
+    if (group) process.kill(-group, "SIGTERM"); // the API, if the block stopped before its `kill %1`
+  } catch {
+    // already gone
+  }
+  fs.rmSync(cloneDir, { recursive: true, force: true });
+});
+const portTaken = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
+    socket.on("error", () => resolve(false));
   });
+/** Whether something still listens on any of `ports` after up to `tries` × 100 ms. */
+async function stillListening(ports: number[], tries: number) {
+  for (let i = 0; i < tries; i++) {
+    if (!(await Promise.all(ports.map(portTaken))).some(Boolean)) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return true;
+}
+
+test("the block runs as written: users stack, app-config stack, a 0600 env file with the user's credentials; `kill %1` stops the API and its servers", async () => {
+  expect(block).toContain("npm pack");
+  // The block starts the local API on a fixed port, as a user would.
+  expect(await portTaken(8080), "port 8080 is taken: the block's local API could not start").toBe(false);
+  // The tracked files as they are in the working tree: what a clone of this commit holds.
+  const clone = path.join(cloneDir, "pulumi-storage-user");
+  copyCheckout(clone);
+  const env: NodeJS.ProcessEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(STORAGE_|PULUMI_)/.test(k)),
+  );
+  Object.assign(env, {
+    PATH: [locateCli(), nodeBinDir(), process.env.PATH].join(path.delimiter),
+    PULUMI_HOME: path.join(cloneDir, "pulumi-home"),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    NO_COLOR: "1",
+    npm_config_loglevel: "error",
+    npm_config_prefer_offline: "true",
+  });
+  // -e: the first failing command ends it, as it would stop a user reading the output.
+  const child = spawn("bash", ["-e", "-c", block], { cwd: clone, env, detached: true });
+  group = child.pid;
+  let output = "";
+  child.stdout.on("data", (c) => (output += c));
+  child.stderr.on("data", (c) => (output += c));
+  // "exit", not "close": a server left running would hold the pipes open.
+  const code = await new Promise<number>((resolve) => child.on("exit", (c) => resolve(c ?? 1)));
+  // Real mode's S3 and FTP servers: `kill %1` is a SIGTERM, which stops them with the API.
+  const [, s3Port, ftpPort] =
+    /users are created on S3 http:\/\/127\.0\.0\.1:(\d+) \(versitygw\) and FTP 127\.0\.0\.1:(\d+)/.exec(output) ?? [];
+  expect(code, output).toBe(0);
+  expect(output).toMatch(/storage API listening on http:\/\/127\.0\.0\.1:8080/);
+  expect(s3Port, "the API did not start in real mode").toBeDefined();
+  expect(await stillListening([8080], 30), "the block's `kill %1` left the local API running").toBe(false);
+  expect(
+    await stillListening([Number(s3Port), Number(ftpPort)], 100),
+    "`kill %1` left real mode's S3 or FTP server running",
+  ).toBe(false);
+  const envFile = path.join(clone, "examples", "app-config", "app.env");
+  expect(fs.statSync(envFile).mode & 0o777).toBe(0o600);
+  const vars = envFileOf(envFile);
+  // The file holds what the users stack exported for `app`, printed by its --show-secrets line.
+  expect(vars.AWS_ACCESS_KEY_ID).toMatch(/\S/);
+  expect(output).toContain(vars.AWS_SECRET_ACCESS_KEY);
+  expect(output).toMatch(/"userName":\s*"app-[0-9a-f]{7}"/);
 });
 
-describe("ci-preview", () => {
-  const workflow = fs.readFileSync(path.join(examples, "ci-preview", ".github", "workflows", "preview.yml"), "utf8");
-  const steps = workflow.split("\n").filter((l) => !l.trim().startsWith("#"));
-
-  test("the workflow previews on pull requests and is never given the API token", () => {
-    expect(workflow).toMatch(/^on:\n {2}pull_request:/m);
-    expect(steps.some((l) => /^\s+- run: pulumi preview\b/.test(l))).toBe(true);
-    expect(steps.filter((l) => /STORAGE_ACCESS_TOKEN|storage:accessToken/.test(l))).toEqual([]);
-    expect(steps.filter((l) => /pulumi (up|update|destroy)\b/.test(l))).toEqual([]);
+// Examples/unit-testing, as a user's infra repo has it.
+let dir: string;
+const unitEnv = {
+  ...process.env,
+  PATH: [nodeBinDir("24"), process.env.PATH].join(path.delimiter),
+  npm_config_loglevel: "error",
+  NO_COLOR: "1",
+};
+beforeAll(() => {
+  dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "psu-unit-")), "infra");
+  fs.cpSync(path.join(repoRoot, "examples", "unit-testing"), dir, {
+    recursive: true,
+    filter: (src) => !src.includes("node_modules"),
   });
+  // The example names the tarball `npm pack` writes at the repository's root; the test run's is in its install.
+  const pj = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+  expect(pj.dependencies["pulumi-storage-user"]).toMatch(/^file:\.\.\/\.\.\/pulumi-storage-user-[\d.]+\.tgz$/);
+  pj.dependencies["pulumi-storage-user"] = `file:${packedTarball()}`;
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pj, null, 2));
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], {
+    cwd: dir,
+    env: unitEnv,
+    stdio: "ignore",
+  });
+});
+afterAll(() => dir && fs.rmSync(path.dirname(dir), { recursive: true, force: true }));
 
-  // The example's preview without a token: before any deploy, test/e2e/engine/lifecycle.test.ts (the same
-  // program); after one, with a replacement and no request, test/e2e/engine/ci-review.test.ts (this example's
-  // workflow, run as written).
+const npmRun = (script: string) => {
+  const r = spawnSync("npm", ["run", "--silent", script], { cwd: dir, env: unitEnv, encoding: "utf8" });
+  return { code: r.status, output: r.stdout + r.stderr };
+};
+
+test("the mocha test (Pulumi's guide: setMocks, then the program) and the vitest test pass: wiring and secrecy", () => {
+  const mocha = ok(npmRun("test:mocha"));
+  expect(mocha.output).toMatch(/3 passing/);
+  expect(mocha.output).toContain("hands the application secrets only");
+  expect(ok(npmRun("test:vitest")).output).toMatch(/Tests\s+2 passed/);
+});
+
+test("the example's tests can fail: a StorageUser left to a mock that is not ours has no env", () => {
+  // The user's own mocks alone (Pulumi's guide echoes the inputs): the wiring test must fail.
+  const spec = path.join(dir, "test", "app.spec.ts");
+  const original = fs.readFileSync(spec, "utf8");
+  const echo = "setMocks({ newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs },";
+  fs.writeFileSync(spec, original.replace("setMocks(storageUserMocks(),", echo));
+  try {
+    expect(failed(npmRun("test:mocha")).output).toMatch(/failing/);
+  } finally {
+    fs.writeFileSync(spec, original);
+  }
 });

@@ -1,54 +1,33 @@
-// examples/go, the tenant-onboarding Go service, built and run exactly as its README says, with
-// the plain CLI v3.274.1 and the packed package's executable plugin: one StorageUser per tenant,
-// each tenant's env handed to the caller, settings from each stack's config only.
-import { spawn } from "node:child_process";
+// Go: the SDK in sdk/go is what the installed plugin's schema generates (tools/go-sdkgen), and the
+// schema declares every output of the TypeScript resource, secret where it is secret there; then
+// examples/go, a tenant-onboarding service on the Automation API (inline programs: no Go language
+// host), built and run as its README says with the plain CLI v3.274.1 and the packed package's
+// executable plugin, settings from each stack's config only.
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../server/api-server";
 import { installConsumer } from "../../scripts/consumer";
 import { builtCli, nodeBinDir, pins, repoRoot } from "../../scripts/toolchain";
 import { filesUnder, hits, secretsOf, withEncodings } from "../support/secrets";
+import { ok, packedTarball, run, shBlocks } from "../support/cli-project";
 
 const token = "go-example-token-" + Math.random().toString(36).slice(2, 12);
+const typeToken = "storage-user:index:StorageUser";
 let api: ApiServer;
 let work: string;
-let exampleDir: string;
+let consumer: string;
 let env: NodeJS.ProcessEnv;
-
-/** The ```sh blocks of examples/go/README.md, in order. */
-const readmeBlocks = (): string[] =>
-  [
-    ...fs.readFileSync(path.join(repoRoot, "examples", "go", "README.md"), "utf8").matchAll(/```sh\n([\s\S]*?)```/g),
-  ].map((m) => m[1]);
-
-/** Runs a script as a user's shell would; asynchronously, so the API server in this process answers. */
-function sh(script: string, extra: Record<string, string> = {}): Promise<{ code: number; output: string }> {
-  const child = spawn("bash", ["-euo", "pipefail", "-c", script], {
-    cwd: work,
-    env: { ...env, ...extra },
-    stdio: ["ignore", "pipe", "pipe"],
-    timeout: 600_000,
-  });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code: code ?? -1, output })));
-}
-
 /** The plain CLI v3.274.1: `pulumi` alone, no language host beside it. */
 const plainCli = () => builtCli(pins.cliNewest);
 
 beforeAll(async () => {
   api = await startApiServer({ token });
   work = fs.mkdtempSync(path.join(os.tmpdir(), "go-example-"));
-  // The example and the SDK its go.mod replaces, laid out as in a clone; nothing built or installed.
-  fs.cpSync(path.join(repoRoot, "examples", "go"), path.join(work, "examples", "go"), { recursive: true });
-  fs.cpSync(path.join(repoRoot, "sdk", "go"), path.join(work, "sdk", "go"), { recursive: true });
-  exampleDir = path.join(work, "examples", "go");
-  const consumer = installConsumer();
-  const tarball = fs.readdirSync(consumer).find((f) => f.endsWith(".tgz"))!;
+  consumer = installConsumer();
   env = {
     ...process.env,
     PATH: [plainCli(), nodeBinDir(), process.env.PATH].join(path.delimiter),
@@ -57,68 +36,135 @@ beforeAll(async () => {
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     STORAGE_API_URL: api.url,
-    STORAGE_USER_PKG: path.join(consumer, tarball),
+    STORAGE_USER_PKG: packedTarball(),
   };
   for (const k of ["STORAGE_ACCESS_TOKEN", "PULUMI_BACKEND_URL", "STORAGE_USER_PLUGIN_DIR", "TENANTS_WORK_DIR"])
     delete env[k];
-}, 600_000);
+});
 afterAll(async () => {
   await api?.close();
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
-describe("examples/go: a Go service onboarding tenants (Automation API, CLI v3.274.1)", () => {
-  test("the README's build, install and preview run as written, without a token, calling no API", async () => {
-    const [setup] = readmeBlocks();
-    const r = await sh(setup);
-    expect(r.code, r.output).toBe(0);
-    expect(r.output).toMatch(/\+\s+storage-user:index:StorageUser storage create/);
-    expect(api.requests).toHaveLength(0);
-    // A cold Go build cache compiles Pulumi's Go SDK first: minutes on a busy 2-core machine.
-  }, 900_000);
+// The Go SDK.
+let schema: any;
+beforeAll(() => {
+  // The schema as the CLI gets it: GetSchema of the installed package's executable plugin.
+  const plugin = path.join(consumer, "node_modules", "pulumi-storage-user", "bin", "pulumi-resource-storage-user");
+  expect(fs.statSync(plugin).mode & 0o111, "the plugin is executable as installed").not.toBe(0);
+  schema = JSON.parse(execFileSync("pulumi", ["package", "get-schema", plugin], { env, encoding: "utf8" }));
+});
 
-  test("onboard, again, rotate, offboard: one user per tenant, envs handed over, 0 requests when nothing changes, users left named, no secret kept in clear", async () => {
-    const [, lifecycle] = readmeBlocks();
-    const r = await sh(
-      `export STORAGE_USER_PLUGIN_DIR="$PWD/examples/go/plugins/node_modules/pulumi-storage-user/bin" PULUMI_BACKEND_URL="file://$PWD/examples/go/state"\n${lifecycle}`,
-      { STORAGE_ACCESS_TOKEN: token },
-    );
-    expect(r.code, r.output).toBe(0);
-    // 2 onboarded, 0 for the second onboard, 1 for the rotation: the API only creates.
-    expect(api.requests.map((q) => q.method)).toEqual(["POST", "POST", "POST"]);
-    const [acme, globex, acmeRotated] = api.users;
-    expect([acme.Name, globex.Name, acmeRotated.Name]).toEqual(["acme-storage", "globex-storage", "acme-storage-r1"]);
-    // What the caller was handed: each tenant's env, on every onboard and after the rotation.
-    const handed = fs
-      .readFileSync(path.join(exampleDir, "handed-over.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l));
-    expect(handed.map((h) => [h.tenant, h.userId])).toEqual([
-      ["acme", acme.Id],
-      ["globex", globex.Id],
-      ["acme", acme.Id],
-      ["acme", acmeRotated.Id],
-    ]);
-    expect(handed[0].env.AWS_SECRET_ACCESS_KEY).toBe(acme.S3Connection.SecretKey);
-    expect(handed[1].env.AWS_ACCESS_KEY_ID).toBe(globex.S3Connection.AccessKey);
-    expect(handed[2].env).toEqual(handed[0].env);
-    expect(handed[3].env.AWS_SECRET_ACCESS_KEY).toBe(acmeRotated.S3Connection.SecretKey);
-    for (const u of [acme, globex, acmeRotated])
-      expect(r.output).toContain(`[USER_LEFT_STACK] StorageUser '${u.Name}' (id ${u.Id}, on ${new URL(api.url).href})`);
-    // The token and every credential: nowhere in state, history, backups, the stacks' config or the service's log.
-    const needles = withEncodings([["the API token", token], ...api.users.flatMap(secretsOf)]);
-    const kept = [
-      ...filesUnder(path.join(exampleDir, "state")),
-      ...filesUnder(path.join(exampleDir, "workspace")),
-      ...filesUnder(path.join(work, "home")),
-    ];
-    expect(kept.length).toBeGreaterThan(5);
-    expect(hits(kept, needles)).toEqual([]);
-    // Its standard error and the commands' output: progress only (the hand-over went to the file).
-    expect(hits([["the service's output", r.output]], needles)).toEqual([]);
-    expect(fs.readFileSync(path.join(exampleDir, "workspace", "Pulumi.tenant-acme.yaml"), "utf8")).toMatch(
-      /storage-user:accessToken:\n\s+secure:/,
-    );
-  });
+test("sdk/go/storageuser is exactly what tools/go-sdkgen generates from the schema (regenerate and commit when this fails); an edit shows", () => {
+  const gen = execFileSync("bash", [path.join(repoRoot, "tools/go-sdkgen/build.sh")], { encoding: "utf8" }).trim();
+  const tree = (dir: string) => new Map(filesUnder(dir).map(([f, text]) => [path.relative(dir, f), text]));
+  const committed = tree(path.join(repoRoot, "sdk", "go", "storageuser"));
+  /** The files that differ from the committed SDK in what the generator makes of `spec`. */
+  const differences = (spec: object, out: string) => {
+    fs.writeFileSync(`${out}.json`, JSON.stringify(spec));
+    execFileSync(gen, [`${out}.json`, out], { stdio: "ignore" });
+    const made = tree(out);
+    return [...new Set([...committed.keys(), ...made.keys()])].filter((f) => committed.get(f) !== made.get(f));
+  };
+  expect(committed.size).toBeGreaterThan(5);
+  expect(differences(schema, path.join(work, "generated"))).toEqual([]);
+  const edited = structuredClone(schema);
+  edited.resources[typeToken].properties.userId.description = "Edited.";
+  expect(differences(edited, path.join(work, "edited"))).toEqual(["storageUser.go"]);
+  // The module path and package name are the schema's language.go.
+  const modulePath = /^module (\S+)$/m.exec(fs.readFileSync(path.join(repoRoot, "sdk", "go", "go.mod"), "utf8"))![1];
+  expect(schema.language.go.importBasePath).toBe(`${modulePath}/storageuser`);
+  expect(committed.get("doc.go")).toMatch(/^package storageuser$/m);
+});
+
+test("the schema declares every output of the TypeScript StorageUser, secret exactly where it is secret there", async () => {
+  // The installed package and its @pulumi/pulumi, under the package's own mocks.
+  const load = createRequire(path.join(consumer, "node_modules", "x.js"));
+  const pulumi = load("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
+  await pulumi.runtime.setMocks(load("pulumi-storage-user/testing").storageUserMocks(), "project", "stack", false);
+  const user = new (load("pulumi-storage-user").StorageUser)("app");
+  // Its Outputs, own and derived (getters on its class), but the engine's own and the internal `__` ones.
+  const names = new Set<string>();
+  for (let o = user; o && o !== Object.prototype; o = Object.getPrototypeOf(o))
+    Object.getOwnPropertyNames(o).forEach((n) => names.add(n));
+  const outputs = [...names].filter((k) => !/^(urn|id|__.*)$/.test(k) && pulumi.Output.isInstance(user[k]));
+  expect(outputs.length).toBeGreaterThan(15);
+  const props = schema.resources[typeToken].properties as Record<string, { secret?: boolean; type?: string }>;
+  expect(outputs.filter((k) => !(k in props))).toEqual([]);
+  const secretInTs: string[] = [];
+  for (const k of outputs) if (await pulumi.isSecret(user[k])) secretInTs.push(k);
+  // `secrets` is recorded state: secret by additionalSecretOutputs in TypeScript, which mocks may not apply.
+  expect(
+    Object.keys(props)
+      .filter((k) => props[k].secret)
+      .sort(),
+  ).toEqual([...new Set([...secretInTs, "secrets"])].sort());
+  // The spec's ProgressPercent is a number.
+  expect(schema.types["storage-user:index:Task"].properties.progressPercent.type).toBe("number");
+});
+
+// Examples/go, as its README says.
+const example = () => path.join(work, "examples", "go");
+const blocks = () => shBlocks("examples/go/README.md");
+/** Runs a script as a user's shell would. */
+const sh = (script: string, extra: Record<string, string> = {}) =>
+  run("bash", ["-euo", "pipefail", "-c", script], { cwd: work, env: { ...env, ...extra } });
+
+test("the build, install and preview run as written with the plain CLI and no language host, without a token, calling no API", async () => {
+  // The example and the SDK its go.mod replaces, laid out as in a clone.
+  fs.cpSync(path.join(repoRoot, "examples", "go"), example(), { recursive: true });
+  fs.cpSync(path.join(repoRoot, "sdk", "go"), path.join(work, "sdk", "go"), { recursive: true });
+  expect(execFileSync("pulumi", ["version"], { env, encoding: "utf8" }).trim()).toBe("v3.274.1");
+  const dirs = env.PATH!.split(path.delimiter).filter((d) => fs.existsSync(d));
+  expect(dirs.flatMap((d) => fs.readdirSync(d).filter((f) => f.startsWith("pulumi-language-")))).toEqual([]);
+  const r = ok(await sh(blocks()[0]));
+  expect(r.output).toMatch(/\+\s+storage-user:index:StorageUser storage create/);
+  expect(api.requests).toHaveLength(0);
+});
+
+test("onboard, again, rotate, offboard: one user per tenant, envs handed over, 0 requests when nothing changes, users left named, no secret kept in clear", async () => {
+  const setup = `export STORAGE_USER_PLUGIN_DIR="$PWD/examples/go/plugins/node_modules/pulumi-storage-user/bin" PULUMI_BACKEND_URL="file://$PWD/examples/go/state"\n`;
+  const r = ok(await sh(`${setup}${blocks()[1]}`, { STORAGE_ACCESS_TOKEN: token }));
+  // 2 onboarded, 0 for the second onboard, 1 for the rotation: the API only creates.
+  expect(api.requests.map((q) => [q.method, q.authorized])).toEqual(Array(3).fill(["POST", true]));
+  const [acme, globex, rotated] = api.users;
+  expect([acme.Name, globex.Name, rotated.Name]).toEqual(["acme-storage", "globex-storage", "acme-storage-r1"]);
+  // What the caller was handed: each tenant's env, on every onboard and after the rotation.
+  const handed = fs
+    .readFileSync(path.join(example(), "handed-over.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  expect(handed.map((h) => [h.tenant, h.userId])).toEqual([
+    ["acme", acme.Id],
+    ["globex", globex.Id],
+    ["acme", acme.Id],
+    ["acme", rotated.Id],
+  ]);
+  expect(handed[0].env.AWS_SECRET_ACCESS_KEY).toBe(acme.S3Connection.SecretKey);
+  expect(handed[1].env.AWS_ACCESS_KEY_ID).toBe(globex.S3Connection.AccessKey);
+  expect(handed[2].env).toEqual(handed[0].env);
+  expect(handed[3].env.AWS_SECRET_ACCESS_KEY).toBe(rotated.S3Connection.SecretKey);
+  for (const u of [acme, globex, rotated])
+    expect(r.output).toContain(`[USER_LEFT_STACK] StorageUser '${u.Name}' (id ${u.Id}, on ${new URL(api.url).href})`);
+  // The token and every credential: nowhere in state, history, backups, the stacks' config, PULUMI_HOME or the
+  // service's output (the hand-over went to the file).
+  const needles = withEncodings([["the API token", token], ...api.users.flatMap(secretsOf)]);
+  const kept = [
+    ...filesUnder(path.join(example(), "state")),
+    ...filesUnder(path.join(example(), "workspace")),
+    ...filesUnder(path.join(work, "home")),
+  ];
+  expect(kept.length).toBeGreaterThan(5);
+  expect(hits([...kept, ["the service's output", r.output]], needles)).toEqual([]);
+  expect(fs.readFileSync(path.join(example(), "workspace", "Pulumi.tenant-acme.yaml"), "utf8")).toMatch(
+    /storage-user:accessToken:\n\s+secure:/,
+  );
+  // The Go program's outputs as stored, of a tenant still there: the credentials secret, the ids plain.
+  const onboard = "cd examples/go && ./tenants onboard initech >/dev/null && cd workspace";
+  const withToken = { STORAGE_ACCESS_TOKEN: token };
+  const stored = ok(
+    await sh(`${setup}${onboard} && pulumi stack output --stack tenant-initech --json`, withToken),
+  ).output;
+  expect(JSON.parse(stored.slice(stored.indexOf("{")))).toEqual({ userId: api.users[3].Id, env: "[secret]" });
 });

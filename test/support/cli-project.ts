@@ -1,7 +1,55 @@
-// The newest CLI runs a file again for its engine paths (vitest.config.mts onNewestCli). A test that
-// proves only this package's own logic, which no CLI version changes, runs on the pinned CLI alone:
-// `test.skipIf(onNewestCli)`.
-import { inject } from "vitest";
-import { pins } from "../../scripts/toolchain";
+// What the end-to-end tests share. The newest CLI runs test/e2e/engine again for its engine paths
+// (vitest.config.mts); a test that proves only this package's own logic, which no CLI version
+// changes, runs on the pinned CLI alone: `test.skipIf(onNewestCli)`.
+import { spawn, SpawnOptions, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { expect, inject } from "vitest";
+import { installConsumer } from "../../scripts/consumer";
+import { pins, repoRoot } from "../../scripts/toolchain";
 
 export const onNewestCli = inject("cliVersion") !== pins.cli;
+
+/** A command's result, once it is known to have succeeded (its output in the failure message). */
+export function ok<T extends { code: number | null; output: string }>(r: T): T {
+  expect(r.code, r.output).toBe(0);
+  return r;
+}
+
+/** A command's result, once it is known to have failed. */
+export function failed<T extends { code: number | null; output: string }>(r: T): T {
+  expect(r.code, r.output).not.toBe(0);
+  return r;
+}
+
+/** Runs a command, its stdout and stderr in one string; asynchronously, so the API servers of the test process answer. */
+export function run(command: string, args: string[], opts: SpawnOptions): Promise<{ code: number; output: string }> {
+  const child = spawn(command, args, { ...opts, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code: code ?? -1, output })));
+}
+
+/** The ```sh blocks of a Markdown file of the repository, in order. */
+export const shBlocks = (file: string) =>
+  [...fs.readFileSync(path.join(repoRoot, file), "utf8").matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+
+/** The tarball the test run packed and installed for every program (scripts/consumer.ts). */
+export function packedTarball(): string {
+  const dir = installConsumer();
+  return path.join(
+    dir,
+    fs.readdirSync(dir).find((f) => f.endsWith(".tgz"))!,
+  );
+}
+
+/** Copies the files git tracks (with `untracked`, those it would track too) as the working tree has them: a clone of this commit. */
+export function copyCheckout(to: string, untracked = false): void {
+  const args = ["ls-files", "-z", ...(untracked ? ["--cached", "--others", "--exclude-standard"] : [])];
+  for (const f of spawnSync("git", args, { cwd: repoRoot, encoding: "utf8" }).stdout.split("\0")) {
+    if (!f || !fs.existsSync(path.join(repoRoot, f))) continue; // deleted, not yet committed
+    fs.mkdirSync(path.dirname(path.join(to, f)), { recursive: true });
+    fs.copyFileSync(path.join(repoRoot, f), path.join(to, f));
+  }
+}

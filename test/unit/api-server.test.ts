@@ -139,7 +139,7 @@ describe("faults", () => {
 });
 
 // A token that begins with "-" reads as a flag where a tool takes it on the command line
-// (test/e2e/engine/token-safety.test.ts sets one as README says).
+// (test/e2e/engine/secrets.test.ts sets one as README says).
 test("the token it generates never begins with '-'", () => {
   const drawn = Array.from({ length: 4096 }, () => randomSecret());
   expect(drawn.filter((t) => !/^[A-Za-z0-9]/.test(t))).toEqual([]);

@@ -1,5 +1,5 @@
 // Every input and configuration rule of the provider's check, in-process: each value refused with
-// its property and reason, each accepted one passed. test/e2e/hostile-input.test.ts shows through the
+// its property and reason, each accepted one passed. test/e2e/engine/lifecycle.test.ts shows through the
 // real CLI how a failure of each kind reaches the user (one case per kind); docs/input-rules.md
 // lists the rules.
 import { afterEach, describe, expect, test } from "vitest";

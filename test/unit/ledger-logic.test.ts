@@ -1,5 +1,5 @@
 // The StorageUserLedger's pure logic, called directly (no CLI): what reconcile records as replaced,
-// removed or possibly existing, diff and check. test/e2e/ledger.test.ts runs it through the CLI.
+// removed or possibly existing, diff and check. test/e2e/engine/lifecycle.test.ts runs it through the CLI.
 import { describe, expect, test } from "vitest";
 import { check, diff, reconcile } from "../../provider/ledger-runtime";
 import { nameFromUrn, UNKNOWN } from "../../provider/inputs";

@@ -3,7 +3,7 @@
 # built into dist/ by `npm run build`) with the generator of this directory.
 #
 #   generate.sh            regenerate sdk/go/storageuser in the clone (commit the result)
-#   generate.sh <dir>      write into <dir> instead (test/e2e/go-sdk.test.ts compares it with sdk/go)
+#   generate.sh <dir>      write into <dir> instead (test/e2e/go.test.ts makes the same from the plugin's GetSchema)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)

@@ -6,7 +6,7 @@
  * is up (its port the first line of its stdout), every other call is forwarded to it.
  */
 import * as path from "node:path";
-import type { Readable, Writable } from "node:stream";
+import type { Readable } from "node:stream";
 import type * as grpcTypes from "@grpc/grpc-js";
 
 const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
@@ -17,27 +17,24 @@ const analyzerPb = require(path.join(sdkDir, "proto", "analyzer_pb"));
 class Once<T> {
   settled = false;
   value: T | undefined;
-  private resolveFn!: (v: T) => void;
-  private rejectFn!: (e: Error) => void;
+  private settle!: (v: T | undefined, e?: Error) => void;
   readonly promise = new Promise<T>((resolve, reject) => {
-    this.resolveFn = resolve;
-    this.rejectFn = reject;
+    this.settle = (v, e) => (e ? reject(e) : resolve(v as T));
   });
   constructor() {
     this.promise.catch(() => undefined);
   }
   fulfill(v: T) {
-    if (this.settled) return;
-    this.settled = true;
-    this.value = v;
-    this.resolveFn(v);
+    if (!this.settled) [this.settled, this.value] = [true, v];
+    this.settle(v);
   }
   reject(e: Error) {
-    if (this.settled) return;
     this.settled = true;
-    this.rejectFn(e);
+    this.settle(undefined, e);
   }
 }
+
+type Analyzer = grpcTypes.Client & Record<string, (...args: any[]) => any>;
 
 const messageLimits = {
   "grpc.max_receive_message_length": 400 * 1024 * 1024,
@@ -46,7 +43,7 @@ const messageLimits = {
 
 export class PolicyProxy {
   private readonly configuration = new Once<any | null>();
-  private readonly client = new Once<grpcTypes.Client & Record<string, (...args: any[]) => any>>();
+  private readonly client = new Once<Analyzer>();
   private server!: grpcTypes.Server;
 
   private constructor(private readonly grpc: typeof grpcTypes) {}
@@ -71,67 +68,47 @@ export class PolicyProxy {
   }
 
   /**
-   * Reads the pack's port from the first line of its stdout, forwards the rest to `out`,
-   * connects, replays `ConfigureStack`, then resolves when the pack exits.
+   * Reads the pack's port from the first line of its stdout, forwards the rest to `write`,
+   * connects, replays `ConfigureStack`; resolves with the pack's exit code.
    */
-  async attach(
-    stdout: Readable,
-    out: Writable | ((chunk: Buffer) => void),
-    exited: Promise<number | null>,
-  ): Promise<void> {
-    const write = typeof out === "function" ? out : (c: Buffer) => out.write(c);
+  async attach(stdout: Readable, write: (chunk: Buffer) => void, exited: Promise<number | null>) {
     let buffered = Buffer.alloc(0);
     let port: number | undefined;
-    const portLine = new Promise<number>((resolve, reject) => {
-      stdout.on("data", (chunk: Buffer) => {
-        if (port !== undefined) return write(chunk);
-        buffered = Buffer.concat([buffered, chunk]);
-        const nl = buffered.indexOf("\n");
-        if (nl < 0) return;
-        const line = buffered.subarray(0, nl).toString("utf8");
-        const rest = buffered.subarray(nl + 1);
-        if (!/^\s*\d+\s*$/.test(line))
-          return reject(new Error(`could not read policy pack port: expected integer, got ${JSON.stringify(line)}`));
-        port = Number(line.trim());
-        if (rest.length) write(rest);
-        resolve(port);
-      });
-      stdout.on(
-        "end",
-        () => port === undefined && reject(new Error("could not read policy pack port: unexpected EOF")),
-      );
-    });
-    let p: number;
     try {
-      p = await portLine;
+      port = await new Promise<number>((resolve, reject) => {
+        stdout.on("data", (chunk: Buffer) => {
+          if (port !== undefined) return write(chunk);
+          buffered = Buffer.concat([buffered, chunk]);
+          const nl = buffered.indexOf("\n");
+          if (nl < 0) return;
+          const line = buffered.subarray(0, nl).toString("utf8");
+          if (!/^\s*\d+\s*$/.test(line))
+            return reject(new Error(`could not read policy pack port: expected integer, got ${JSON.stringify(line)}`));
+          if (nl + 1 < buffered.length) write(buffered.subarray(nl + 1));
+          resolve((port = Number(line.trim())));
+        });
+        stdout.on(
+          "end",
+          () => port === undefined && reject(new Error("could not read policy pack port: unexpected EOF")),
+        );
+      });
+      const Client = this.grpc.makeGenericClientConstructor(AnalyzerService, "Analyzer");
+      const client = new Client(`127.0.0.1:${port}`, this.grpc.credentials.createInsecure(), messageLimits) as Analyzer;
+      const configuration = this.configuration.value;
+      if (configuration)
+        await new Promise<void>((resolve, reject) =>
+          client.configureStack(configuration, (err: grpcTypes.ServiceError | null) =>
+            !err || err.code === this.grpc.status.UNIMPLEMENTED
+              ? resolve()
+              : reject(new Error(`policy pack configuration failed: ${err.message}`)),
+          ),
+        );
+      this.client.fulfill(client);
     } catch (err) {
       this.client.reject(err as Error);
       throw err;
     }
-    const Client = this.grpc.makeGenericClientConstructor(AnalyzerService, "Analyzer");
-    const client = new Client(
-      `127.0.0.1:${p}`,
-      this.grpc.credentials.createInsecure(),
-      messageLimits,
-    ) as grpcTypes.Client & Record<string, (...args: any[]) => any>;
-    if (this.configuration.settled && this.configuration.value) {
-      try {
-        await new Promise<void>((resolve, reject) =>
-          client.configureStack(this.configuration.value, (err: grpcTypes.ServiceError | null) =>
-            err ? reject(err) : resolve(),
-          ),
-        );
-      } catch (err) {
-        if ((err as grpcTypes.ServiceError).code !== this.grpc.status.UNIMPLEMENTED) {
-          const e = new Error(`policy pack configuration failed: ${(err as Error).message}`);
-          this.client.reject(e);
-          throw e;
-        }
-      }
-    }
-    this.client.fulfill(client);
-    const code = await exited;
-    if (code !== 0) throw Object.assign(new Error(`exit status ${code}`), { exitCode: code });
+    return exited;
   }
 
   close() {

@@ -8,22 +8,16 @@
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
-import { lookPath } from "./packages";
 import { PolicyProxy } from "./policy-proxy";
-import { locateModule, parseOptions, splitArgs } from "./options";
+import { locateModule, lookPath, parseOptions, sdkDir, splitArgs } from "./runtime";
 
-const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
 const pb = require(path.join(sdkDir, "proto", "language_pb"));
 
 /** Errors of RunPlugin reach the engine as the call's status, as a Go handler's returned error does. */
 export async function runPlugin(grpc: typeof grpcTypes, call: grpcTypes.ServerWritableStream<any, any>): Promise<void> {
   const req = call.request;
-  const send = (which: "stdout" | "stderr", data: Buffer | string) => {
-    const msg = new pb.RunPluginResponse();
-    if (which === "stdout") msg.setStdout(Buffer.from(data));
-    else msg.setStderr(Buffer.from(data));
-    call.write(msg);
-  };
+  const send = (which: "stdout" | "stderr", data: Buffer | string) =>
+    call.write(new pb.RunPluginResponse()[which === "stdout" ? "setStdout" : "setStderr"](Buffer.from(data)));
   let proxy: PolicyProxy | undefined;
   let kill = () => {};
   let done = false;
@@ -79,30 +73,14 @@ export async function runPlugin(grpc: typeof grpcTypes, call: grpcTypes.ServerWr
     });
     kill = () => child.kill("SIGKILL");
     const exited = new Promise<number | null>((resolve, reject) => {
-      child.once("error", reject);
+      child.once("error", (err) =>
+        reject(new Error(`Problem executing plugin program (could not run language executor): ${err.message}`)),
+      );
       child.once("close", (code, signal) => resolve(code ?? (signal ? -1 : null)));
     });
     child.stderr.on("data", (d: Buffer) => send("stderr", d));
-    let code: number | null;
-    try {
-      if (proxy) {
-        await proxy.attach(child.stdout, (d) => send("stdout", d), exited);
-        code = 0;
-      } else {
-        child.stdout.on("data", (d: Buffer) => send("stdout", d));
-        code = await exited;
-      }
-    } catch (err) {
-      if ((err as { exitCode?: number }).exitCode === undefined) {
-        if ((err as NodeJS.ErrnoException).syscall)
-          throw new Error(
-            `Problem executing plugin program (could not run language executor): ${(err as Error).message}`,
-            { cause: err },
-          );
-        throw err;
-      }
-      code = (err as { exitCode: number }).exitCode;
-    }
+    if (!proxy) child.stdout.on("data", (d: Buffer) => send("stdout", d));
+    const code = await (proxy ? proxy.attach(child.stdout, (d) => send("stdout", d), exited) : exited);
     if (code !== 0) throw new Error(`Program exited with non-zero exit code: ${code}`);
     done = true;
     call.end();

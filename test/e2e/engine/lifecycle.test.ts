@@ -1,260 +1,463 @@
-// What preview, up, refresh, replace, destroy and import do for a create-only API, through the
-// real CLI on the root program (Pulumi.yaml at the repo root). This file is where preview without
-// a token and up without one are proven through the CLI; other files rely on it (docs/testing.md).
+// What preview, up, refresh, replace, rotation, resource options and destroy do for a create-only API:
+// one stack (test/programs/options, a StorageUserLedger over all users) carries every step, each
+// change previewed and applied once for all the users it concerns; then one refusal of each kind of
+// input and configuration rule as the CLI reports it (every rule: test/unit/input-rules.test.ts).
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
-import { TestStack } from "../../../scripts/stack";
-import { onNewestCli } from "../../support/cli-project";
-import { importStateFixture } from "../../support/state-fixtures";
+import { RunResult, TestStack } from "../../../scripts/stack";
+import { failed, ok, onNewestCli } from "../../support/cli-project";
 
 const token = "lifecycle-token-9c1e7f";
+const TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";
 let api: ApiServer;
-beforeAll(async () => void (api = await startApiServer({ token })));
-afterAll(() => api.close());
+/** A second service, for replaceOnChanges: ["connection"]. */
+let other: ApiServer;
+beforeAll(async () => {
+  [api, other] = await Promise.all([startApiServer({ token }), startApiServer({ token })]);
+});
+afterAll(async () => {
+  await api?.close();
+  await other?.close();
+});
 
-describe("the life of one user", () => {
+type Spec = Record<string, unknown> & { name: string };
+type Row = { id: string; userName: string; baseUrl: string; connection: string | null };
+const href = (url: string) => new URL(url).href;
+const posts = () => api.createAttempts + other.createAttempts;
+const named = (userName: string) => api.users.find((u) => u.Name === userName)!;
+/** Every generated name of resource `name` that a command printed. */
+const namesIn = (output: string, name: string) => [
+  ...new Set(output.match(new RegExp(`\\b${name}-[0-9a-f]{7}\\b`, "g"))),
+];
+const left = (u: { userName: string; id: string | number }, url = api.url) =>
+  `[USER_LEFT_STACK] StorageUser '${u.userName}' (id ${u.id}, on ${href(url)}) left the stack but still exists on the storage service`;
+
+describe("one stack through preview, up, refresh, replace, rotation and destroy", () => {
   let stack: TestStack;
+  let specs: Spec[] = [
+    { name: "app", userName: "life-a" },
+    { name: "rot", replacementTrigger: "1" }, // auto-named, with a trigger that changes later
+    { name: "late" }, // auto-named, created without a trigger
+    { name: "later", route: "unknown", args: { userName: "later-<id>", persistPassword: true } },
+    { name: "prot", userName: "opt-prot", protect: true },
+    { name: "keep", userName: "opt-keep", retainOnDelete: true },
+    { name: "ign", userName: "opt-ign", ignoreChanges: ["userName"] },
+    { name: "roc", userName: "opt-roc", replaceOnChanges: ["connection"] },
+    { name: "mv", userName: "opt-mv", createTimeout: "45s" },
+  ];
+  const change = async (patches: Record<string, Record<string, unknown> | ((s: Spec) => Spec)>) => {
+    specs = specs.map((s) => {
+      const p = patches[s.name];
+      return typeof p === "function" ? p(s) : p ? { ...s, ...p } : s;
+    });
+    await stack.must(["config", "set", "options:users", JSON.stringify(specs)]);
+  };
+  const rows = async () => (await stack.outputs()).users as Record<string, Row>;
+  const forgotten = async () => (await stack.outputs()).forgotten as Array<Record<string, string>>;
+  /** A user's S3 secret key as state holds it (decrypted by `stack export --show-secrets`). */
+  const s3SecretOf = async (name: string) => {
+    const r = (await stack.resources(TYPE, true)).find((x) => x.urn.endsWith(`::${name}`))!;
+    return JSON.parse(JSON.parse(r.outputs.secrets.plaintext)).s3.secretKey as string;
+  };
+  let v1: Record<string, Row>;
+
   beforeAll(async () => {
     stack = await TestStack.create({
-      programDir: ".",
-      config: { "storage:baseUrl": api.url, "users[0].name": "app", "users[0].userName": "life-a" },
+      programDir: "test/programs/options",
+      config: {
+        "storage:baseUrl": api.url,
+        "storage:connections.other.baseUrl": other.url,
+        "options:users": JSON.stringify(specs),
+        "options:ledger": "true",
+      },
+    });
+    await stack.must(["config", "set", "--path", "--secret", "storage:connections.other.accessToken"], {
+      input: token,
     });
   });
-  afterAll(() => stack.dispose());
+  afterAll(() => stack?.dispose());
 
-  test("preview needs no token and calls no API", async () => {
-    const r = await stack.preview();
-    expect(r.code, r.output).toBe(0);
-    expect(r.output).toMatch(/\+\s+pulumi-nodejs:dynamic\/storage:StorageUser app create/);
+  test("preview needs no token and calls no API; a generated name is made at up, a computed one passes check", async () => {
+    const r = ok(await stack.preview());
+    for (const name of ["app", "rot", "later-source", "later", "prot"])
+      expect(r.output).toMatch(new RegExp(`\\+\\s+pulumi-nodejs:dynamic/storage:StorageUser ${name} create`));
+    // No generated name in a preview, rather than one the up would not create.
+    expect(namesIn(r.output, "rot")).toEqual([]);
     expect(api.requests).toHaveLength(0);
   });
 
   test("up without a token fails before any request, and records nothing", async () => {
-    const r = await stack.up();
-    expect(r.code).not.toBe(0);
+    const r = failed(await stack.up());
     expect(r.output).toContain("[CONFIG_MISSING] no storage API access token is configured");
     expect(r.output).toContain("storage:accessToken");
     expect(api.requests).toHaveLength(0);
-    expect(api.users).toHaveLength(0);
-    expect(await stack.resources()).toHaveLength(0);
+    expect(await stack.resources(TYPE)).toHaveLength(0);
   });
 
-  test("up creates exactly one user; its id is the user's Id", async () => {
+  test("up creates each user once, its id the user's Id; resource options and computed inputs are applied", async () => {
     await stack.must(["config", "set", "--secret", "storage:accessToken"], { input: token });
-    const r = await stack.up();
-    expect(r.code, r.output).toBe(0);
-    expect(api.users.map((u) => u.Name)).toEqual(["life-a"]);
-    const [res] = await stack.resources();
-    expect(res.id).toBe(String(api.users[0].Id));
-    expect(res.outputs.userName).toBe("life-a");
-    expect(JSON.parse(res.outputs.account)).toMatchObject({
+    ok(await stack.up());
+    expect(api.users).toHaveLength(10);
+    expect(api.createAttempts).toBe(10);
+    v1 = await rows();
+    expect(v1.app).toEqual({
+      id: String(named("life-a").Id),
+      userName: "life-a",
+      baseUrl: href(api.url),
+      connection: null,
+    });
+    for (const name of ["rot", "late"]) expect(v1[name].userName).toMatch(new RegExp(`^${name}-[0-9a-f]{7}$`));
+    const resources = await stack.resources(TYPE);
+    const app = resources.find((x) => x.urn.endsWith("::app"))!;
+    expect(JSON.parse(app.outputs.account)).toMatchObject({
       state: "New",
-      tasks: [expect.objectContaining({ id: api.users[0].Tasks[0].Id })],
+      tasks: [{ id: named("life-a").Tasks[0].Id }],
     });
-    expect((await stack.outputs()).summary).toEqual({
-      app: { userName: "life-a", userId: api.users[0].Id, s3Endpoint: api.users[0].S3Connection.Endpoint },
-    });
+    // customTimeouts.create is the create's whole budget.
+    expect(resources.find((x) => x.urn.endsWith("::mv"))!.inputs.__createTimeoutMs).toBe(45_000);
+    // Inputs unknown at preview, known at up: from the source user's id.
+    const source = named("later-source");
+    expect(named(`later-${source.Id}`).PersistPassword).toBe(1);
   });
 
-  test("a second up is a no-op: no request, nothing changed", async () => {
-    const before = api.createAttempts;
-    const r = await stack.up();
-    expect(r.code, r.output).toBe(0);
-    expect(r.output).toMatch(/3 unchanged/); // the stack, the user, the ledger
-    expect(api.createAttempts).toBe(before);
+  test("a second up is a no-op, with app's userName dropped (it keeps it) and a trigger added to a user created without one", async () => {
+    await change({ app: ({ userName: _u, ...s }) => s, late: { replacementTrigger: "1" } });
+    const r = ok(await stack.up());
+    expect(r.output).not.toMatch(/replaced|created|updated/);
+    expect(api.createAttempts).toBe(10);
+    expect(await rows()).toEqual(v1);
   });
 
   test("refresh keeps the recorded state", async () => {
     const recorded = async () =>
-      (await stack.resources(undefined, true)).map((r) => ({ id: r.id, inputs: r.inputs, outputs: r.outputs }));
+      (await stack.resources(TYPE, true)).map((r) => ({ id: r.id, inputs: r.inputs, outputs: r.outputs }));
     const before = await recorded();
-    const r = await stack.refresh();
-    expect(r.code, r.output).toBe(0);
+    ok(await stack.refresh());
     expect(await recorded()).toEqual(before);
-    expect(JSON.stringify(before[0].outputs.secrets)).toContain(api.users[0].Password); // decrypted, so the comparison means something
-    expect(api.createAttempts).toBe(1);
+    expect(JSON.stringify(before)).toContain(named("life-a").Password); // decrypted: the comparison means something
+    expect(api.createAttempts).toBe(10);
   });
 
-  test("changing userName previews as a replace and forgets the old user with a warning", async () => {
-    await stack.must(["config", "set", "--path", "users[0].userName", "life-b"]);
-    const pv = await stack.preview(["--diff"]);
-    expect(pv.code, pv.output).toBe(0);
-    expect(pv.output).toMatch(/\+-\s*pulumi-nodejs:dynamic\/storage:StorageUser: \(replace\)/);
+  test("one change to seven users, previewed then applied: a new userName, two triggers, retainOnDelete and replaceOnChanges replace, each old user named and in the ledger; ignoreChanges ignores it; aliases move one", async () => {
+    const key1 = await s3SecretOf("rot");
+    await change({
+      app: { userName: "life-b" },
+      rot: { replacementTrigger: "2" }, // the documented rotation
+      late: { replacementTrigger: "2" },
+      keep: { userName: "opt-keep-2" },
+      roc: { connection: "other" },
+      ign: { userName: "opt-ign-renamed" },
+      // Renamed and re-parented in one step: the same user, an update of its recorded URN.
+      mv: (s) => ({ ...s, name: "moved", parent: "box", aliases: [{ name: "mv", parent: "stack" }] }),
+    });
+    const pv = ok(await stack.preview(["--diff"]));
+    expect(pv.output).toMatch(/5 to replace/);
     expect(pv.output).toMatch(/~ userName\s*: "life-a" => "life-b"/);
     // Preview, which CI reviews, says which user will stay on the service: id, name, service.
-    const old = api.users[0];
     expect(pv.output).toContain(
-      `warning: [REPLACE_LEAVES_USER] StorageUser 'life-a' (id ${old.Id}, on ${new URL(api.url).href}) is to be replaced: the new user is created first, then this one leaves the stack but stays on the service`,
+      `warning: [REPLACE_LEAVES_USER] StorageUser 'life-a' (id ${v1.app.id}, on ${href(api.url)}) is to be replaced: the new user is created first, then this one leaves the stack but stays on the service`,
     );
-    expect(api.createAttempts).toBe(1);
+    expect(pv.output).toContain(`StorageUser 'opt-keep' (id ${v1.keep.id}, on ${href(api.url)}) is to be replaced`);
+    // Only the name of the rotated user that stays behind: the replacement's is made at up.
+    expect(namesIn(pv.output, "rot")).toEqual([v1.rot.userName]);
+    expect(posts()).toBe(10);
 
-    const r = await stack.up();
-    expect(r.code, r.output).toBe(0);
-    expect(api.users.map((u) => u.Name)).toEqual(["life-a", "life-b"]);
-    expect(r.output).toContain(
-      `warning: [USER_LEFT_STACK] StorageUser 'life-a' (id ${old.Id}, on ${new URL(api.url).href}) left the stack but still exists on the storage service`,
-    );
-    const [res] = await stack.resources();
-    expect(res.id).toBe(String(api.users[1].Id));
-  });
-
-  test("changing persistPassword under the same name replaces, and the service's 409 keeps the old user", async () => {
-    await stack.must(["config", "set", "--path", "users[0].persistPassword", "true"]);
-    const r = await stack.up();
-    expect(r.code).not.toBe(0);
-    expect(r.output).toContain("[NAME_TAKEN] the storage API already has a user named 'life-b'");
-    const [res] = await stack.resources();
-    expect(res.id).toBe(String(api.users[1].Id)); // still the old one, untouched
-    expect(api.users).toHaveLength(2);
-    await stack.must(["config", "rm", "--path", "users[0].persistPassword"]);
-  });
-
-  test("destroy removes it from state and names the user left on the service", async () => {
-    const r = await stack.destroy();
-    expect(r.code, r.output).toBe(0);
-    const id = api.users[1].Id;
-    expect(r.output).toContain(
-      `warning: [USER_LEFT_STACK] StorageUser 'life-b' (id ${id}, on ${new URL(api.url).href}) left the stack but still exists on the storage service, which has no delete call`,
-    );
-    expect(await stack.resources()).toHaveLength(0);
-    expect(api.users).toHaveLength(2);
-  });
-});
-
-// The upgrades below take the engine's paths that test/e2e/engine/upgrade.test.ts runs on the newest CLI
-// (imported state, the serialized provider in state run by refresh, preview, up and destroy).
-test.skipIf(onNewestCli)("upgrading from an older serialized provider does not replace the user", async () => {
-  const stack = await TestStack.create({
-    programDir: "test/programs/upgrade",
-    config: { "storage:baseUrl": api.url, "upgrade:userName": "upgraded", "upgrade:variant": "old" },
-    secrets: { "storage:accessToken": token },
-  });
-  try {
-    expect((await stack.up()).code).toBe(0);
-    const [before] = await stack.resources();
-    expect(before.outputs.__provider.length).toBeGreaterThan(1500); // the older, larger format
-    const attempts = api.createAttempts;
-
-    await stack.must(["config", "set", "upgrade:variant", "new"]);
-    const pv = await stack.preview();
-    expect(pv.code, pv.output).toBe(0);
-    expect(pv.output).toMatch(/2 unchanged/);
-    const up = await stack.up();
-    expect(up.code, up.output).toBe(0);
-    expect(api.createAttempts).toBe(attempts);
-    const [after] = await stack.resources();
-    expect(after.id).toBe(before.id);
-    expect(after.inputs.__provider.length).toBeLessThan(400); // today's format, for the next operation
-    expect((await stack.destroy()).code).toBe(0); // runs the provider stored by the older release
-  } finally {
-    await stack.dispose();
-  }
-});
-
-test.skipIf(onNewestCli)(
-  "state written by release 0.1.0 upgrades by one update with no API call; refresh records the service",
-  async () => {
-    const stack = await TestStack.create({
-      programDir: "test/programs/upgrade",
-      config: { "storage:baseUrl": api.url, "upgrade:userName": "upgraded", "upgrade:variant": "new" },
-      secrets: { "storage:accessToken": token },
-    });
-    try {
-      // Exported from a stack that release 0.1.0 (the commit before named connections) deployed.
-      const state = await importStateFixture(stack, "test/programs/upgrade/state-0.1.0.json", api.url);
-      const old = state.deployment.resources.find((r) => r.type.endsWith("StorageUser"))!.outputs;
-      const credentials = JSON.parse(old.credentials.plaintext);
-      const [before] = await stack.resources(undefined, true);
-      expect(before.outputs.baseUrl).toBeUndefined();
-      const attempts = api.createAttempts;
-
-      // Preview says what the next up does: an update, no replace, and why.
-      const pv = await stack.preview(["--diff"]);
-      expect(pv.code, pv.output).toBe(0);
-      expect(pv.output).toMatch(/1 to update/);
-      expect(pv.output).not.toMatch(/to replace/);
-      expect(pv.output).toContain(
-        `StorageUser 'upgraded' (id ${before.id}) was recorded by pulumi-storage-user 0.1.x: the next pulumi up rewrites its state in the 0.2 shape`,
-      );
-      const up = await stack.up();
-      expect(up.code, up.output).toBe(0);
-      expect(up.output).toMatch(/1 updated/);
-      const [after] = await stack.resources(undefined, true);
-      expect(after.id).toBe(before.id);
-      // The same values in today's shape: each once, the secret holding only secrets.
-      expect(after.outputs).toEqual({
-        __provider: after.inputs.__provider,
-        // Recorded by the update, for the warning delete attaches to the resource.
-        __urn: after.urn,
-        userName: "upgraded",
-        persistPassword: false,
-        account: expect.any(String),
-        secrets: expect.objectContaining({ plaintext: expect.any(String) }),
-      });
-      expect(JSON.parse(after.outputs.account)).toEqual({
-        state: old.state,
-        tasks: old.tasks,
-        swiftEndpoint: old.swiftEndpoint,
-        s3Endpoint: old.s3Endpoint,
-        ftpHostName: old.ftpHostName,
-      });
-      expect(JSON.parse(JSON.parse(after.outputs.secrets.plaintext))).toEqual({
-        name: credentials.name,
-        password: credentials.password,
-        swift: {
-          tenantId: credentials.swift.tenantId,
-          accessKey: credentials.swift.accessKey,
-          password: credentials.swift.password,
-        },
-        s3: { accessKey: credentials.s3.accessKey, secretKey: credentials.s3.secretKey },
-        ftp: { login: credentials.ftp.login, password: credentials.ftp.password },
-      });
-      const raw = stack.stateFileText();
-      for (const secret of [
-        credentials.password,
-        credentials.swift.password,
-        credentials.s3.secretKey,
-        credentials.ftp.password,
-      ])
-        expect(raw).not.toContain(secret);
-      expect((await stack.outputs()).userId).toBe(Number(before.id));
-
-      const refresh = await stack.refresh();
-      expect(refresh.code, refresh.output).toBe(0);
-      expect(refresh.output).toContain(
-        `StorageUser 'upgraded' (id ${before.id}) had no recorded service (created by 0.1.x): recorded as ${new URL(api.url).href}`,
-      );
-      const [refreshed] = await stack.resources(undefined, true);
-      expect(JSON.parse(refreshed.outputs.account).baseUrl).toBe(new URL(api.url).href);
-      expect(refreshed.outputs.secrets).toEqual(after.outputs.secrets);
-      const again = await stack.preview();
-      expect(again.output).toMatch(/2 unchanged/);
-      expect(again.output).not.toContain("warning");
-      expect(api.createAttempts).toBe(attempts);
-      const destroy = await stack.destroy();
-      expect(destroy.code, destroy.output).toBe(0);
-      expect(destroy.output).toContain(
-        `StorageUser 'upgraded' (id ${before.id}, on ${new URL(api.url).href}) left the stack`,
-      );
-    } finally {
-      await stack.dispose();
+    const up = ok(await stack.up());
+    expect(posts()).toBe(15); // app, rot, late, keep, roc; not ign, not moved
+    const v2 = await rows();
+    expect(v2.app).toMatchObject({ id: String(named("life-b").Id), userName: "life-b" });
+    for (const name of ["rot", "late"]) {
+      expect(v2[name].userName).toMatch(new RegExp(`^${name}-[0-9a-f]{7}$`));
+      expect(v2[name].userName).not.toBe(v1[name].userName);
+      expect(v2[name].id).not.toBe(v1[name].id);
     }
-  },
-);
-
-test.each(["import", "get"])("adopting an existing user (%s) fails and says why", async (how) => {
-  const stack = await TestStack.create({
-    programDir: "test/programs/import-attempt",
-    config: { "storage:baseUrl": api.url, "import-attempt:how": how },
+    expect(await s3SecretOf("rot")).not.toBe(key1);
+    for (const u of [v1.app, v1.rot, v1.late, v1.roc]) expect(up.output).toContain(left(u));
+    // retainOnDelete: the engine does not call the provider's delete, so no warning from it; the ledger has it.
+    expect(up.output).not.toContain(left(v1.keep));
+    expect(v2.roc).toEqual({
+      id: String(other.users.find((u) => u.Name === "opt-roc")!.Id),
+      userName: "opt-roc",
+      baseUrl: href(other.url),
+      connection: "other",
+    });
+    expect(v2.ign).toEqual(v1.ign);
+    expect(api.users.some((u) => u.Name === "opt-ign-renamed")).toBe(false);
+    const moved = (await stack.resources(TYPE)).find((x) => x.urn.endsWith("::moved"))!;
+    expect(moved.urn).toContain("storage:test:Box$pulumi-nodejs:dynamic/storage:StorageUser::moved");
+    expect(moved.id).toBe(v1.mv.id);
+    expect(up.output).toContain("StorageUserLedger: 5 storage user(s) left the stack but not the service");
+    const ledger = await forgotten();
+    const entry = (u: Row, resourceName: string) => ({
+      id: u.id,
+      userName: u.userName,
+      service: href(api.url),
+      resourceName,
+    });
+    expect(ledger).toContainEqual({
+      ...entry(v1.rot, "rot"),
+      why: "replaced",
+      onService: "exists",
+      at: expect.any(String),
+    });
+    expect(new Date(ledger[0].at).toISOString()).toBe(ledger[0].at);
+    expect(ledger.map((f) => f.id).sort()).toEqual([v1.app, v1.rot, v1.late, v1.keep, v1.roc].map((u) => u.id).sort());
   });
-  try {
-    const before = api.requests.length;
-    const r = await stack.preview();
-    expect(r.code).not.toBe(0);
+
+  test("`pulumi up --replace <urn>` rotates an auto-named user too", async () => {
+    const v2 = (await rows()).rot;
+    const urn = (await stack.resources(TYPE)).find((r) => r.urn.endsWith("::rot"))!.urn;
+    const r = ok(await stack.up(["--replace", urn]));
+    expect(new Set([v1.rot.userName, v2.userName, (await rows()).rot.userName]).size).toBe(3);
+    expect(posts()).toBe(16);
+    expect(r.output).toContain(left(v2));
+  });
+
+  test("replacing a named user on a service with unique names: [NAME_TAKEN], never advice to delete the live user; the old user untouched", async () => {
+    const before = (await rows()).app;
+    await change({ app: { persistPassword: true } }); // the same name, a new user
+    const r = failed(await stack.up());
+    expect(r.output).toContain("[NAME_TAKEN] the storage API already has a user named 'life-b'");
+    expect(r.output).toContain("leave userName out so a unique one is generated");
+    expect(r.output).not.toMatch(/delete (that|the existing) user/);
+    expect(posts()).toBe(17);
+    expect((await rows()).app).toEqual(before);
+    await change({ app: ({ persistPassword: _p, ...s }) => s });
+  });
+
+  // Resource options on the pinned CLI alone, as before the merge; the next test's destroy runs protect on both.
+  test.skipIf(onNewestCli)(
+    "protect: a replace is refused by the engine before any create; the reverted NAME_TAKEN is not tried again",
+    async () => {
+      const before = await rows();
+      await change({ prot: { userName: "opt-prot-2" } });
+      const r = failed(await stack.up());
+      expect(r.output).toMatch(/protect/i);
+      expect(posts()).toBe(17);
+      expect(await rows()).toEqual(before);
+      await change({ prot: { userName: "opt-prot" } });
+    },
+  );
+
+  // The ledger's own logic, which no CLI version changes: the pinned CLI's run (test/unit/ledger-logic.test.ts has the rest).
+  test.skipIf(onNewestCli)(
+    "an up that only lists users deleted on the service in cleanedUp drops them from the ledger and announces nothing",
+    async () => {
+      const before = await forgotten();
+      await stack.must(["config", "set", "options:cleanedUp", JSON.stringify([v1.keep.id, v1.late.id])]);
+      const r = ok(await stack.up());
+      expect(r.output).not.toContain("StorageUserLedger:");
+      expect(await forgotten()).toEqual(before.filter((f) => ![v1.keep.id, v1.late.id].includes(f.id)));
+      const [ledger] = await stack.resources("pulumi-nodejs:dynamic/storage:StorageUserLedger");
+      expect(ledger.outputs.__provider).toContain('require("pulumi-storage-user/dist/provider/ledger-runtime');
+      expect(Buffer.byteLength(ledger.outputs.__provider)).toBeLessThan(512);
+    },
+  );
+
+  test.skipIf(onNewestCli)(
+    "a user whose create never confirmed keeps the ledger from updating until it is replaced; its own delete warning names it",
+    async () => {
+      // The API stores life-c but the answer never arrives: the stack records it as unconfirmed.
+      api.inject({ kind: "drop", after: "create" });
+      await change({ app: { userName: "life-c" } });
+      const dropped = failed(await stack.up());
+      const app = (await stack.resources(TYPE)).find((r) => r.urn.endsWith("::app"))!;
+      const unconfirmed = app.id as string;
+      // Recorded with the failure and no credentials, the way out named (faults.test.ts: each way a create ends).
+      for (const text of ["[OUTCOME_UNKNOWN]", "no verdict came back", `pulumi up --replace '${app.urn}'`])
+        expect(dropped.output).toContain(text);
+      expect([app.outputs.__failure?.code, app.outputs.secrets]).toEqual(["OUTCOME_UNKNOWN", undefined]);
+      expect(api.users.filter((u) => u.Name === "life-c")).toHaveLength(1); // the one the service stored
+      expect(unconfirmed).toMatch(/^unconfirmed-/);
+      const [ledger] = await stack.resources("pulumi-nodejs:dynamic/storage:StorageUserLedger");
+      expect(ledger.outputs.current.app).toEqual({
+        id: String(named("life-b").Id),
+        userName: "life-b",
+        service: href(api.url),
+      });
+      // refresh keeps the record (the next up's refusal is faults.test.ts's); a new name replaces it.
+      ok(await stack.refresh());
+      await change({ app: { userName: "life-d" } });
+      const r = ok(await stack.up());
+      expect(r.output).toContain(
+        `StorageUser 'life-c' (${unconfirmed}, on ${href(api.url)}) left the stack; its create did not finish cleanly, so a user 'life-c' may exist`,
+      );
+      expect((await forgotten()).map((f) => f.userName)).toContain("life-b");
+      expect((await forgotten()).map((f) => f.userName)).not.toContain("life-c");
+    },
+  );
+
+  test("destroy is refused while a user is protected; then it names every user left on the service", async () => {
+    const prot = (await stack.resources(TYPE)).find((x) => x.urn.endsWith("::prot"))!;
+    const refused = failed(await stack.destroy(["--target", prot.urn, "--target-dependents"]));
+    expect(refused.output).toMatch(/protect/i);
+    expect((await stack.resources(TYPE)).find((x) => x.urn.endsWith("::prot"))!.id).toBe(String(named("opt-prot").Id));
+    await stack.must(["state", "unprotect", prot.urn, "--yes"]);
+    const [users, app] = [api.users.length, (await rows()).app];
+    const r = ok(await stack.destroy());
+    for (const u of [app, { userName: "opt-prot", id: named("opt-prot").Id }])
+      expect(r.output).toContain(`${left(u)}, which has no delete call`);
+    // The ledger, destroyed with the users (or with the protected one's dependents), lists those it let go of and those it tracked.
+    const said = refused.output + r.output;
+    expect(said).toMatch(/Forgotten users still on the storage service \(\d+\): /);
+    expect(said).toContain(`${v1.app.id} 'life-a' on ${href(api.url)} (resource 'app', replaced `);
+    expect(said).toContain("Users it tracked, which stay on the service too if they leave the stack now (");
+    expect(said).toContain(`${app.id} '${app.userName}' on ${href(api.url)} (resource 'app')`);
+    expect(await stack.resources(TYPE)).toHaveLength(0);
+    expect(api.users).toHaveLength(users);
+  });
+});
+
+describe("refused at preview, before any request", () => {
+  let stack: TestStack;
+  beforeAll(
+    async () =>
+      void (stack = await TestStack.create({ programDir: "test/programs/options", config: { "options:users": "[]" } })),
+  );
+  afterAll(() => stack?.dispose());
+  /** A preview of `specs` (set by -c, which the CLI also saves), with the API in the environment unless `env` says otherwise. */
+  const preview = (specs: Spec[], env: Record<string, string | undefined> = { STORAGE_API_URL: api.url }) =>
+    stack.preview(["-c", `options:users=${JSON.stringify(specs)}`], { env });
+  const refusedBefore = (r: RunResult, requests: number) => {
+    expect(r.code, r.output).not.toBe(0);
+    expect(api.requests.length).toBe(requests);
+  };
+
+  test.each(["import", "get"])("adopting an existing user (%s) fails and says why", async (route) => {
+    const requests = api.requests.length;
+    const r = await preview([{ name: "adopted", userName: "existing", route }]);
+    refusedBefore(r, requests);
     expect(r.output).toContain("[IMPORT_UNSUPPORTED] StorageUser 'adopted' cannot be imported or read by id");
     expect(r.output).toContain("no call that returns an existing user's credentials");
-    expect(api.requests.length).toBe(before);
-  } finally {
-    await stack.dispose();
-  }
+  });
+
+  /** [args, the failure naming the field]: one case of each rule the constructor applies (INVALID_INPUT). */
+  const refused: Array<[unknown, string]> = [
+    [{ userName: "" }, "userName must not be empty"],
+    [{ userName: "   " }, "userName must not be whitespace only"],
+    [{ userName: " app-prod" }, 'userName must not start or end with whitespace: use "app-prod"'],
+    [{ userName: 42 }, "userName must be a string, got number"],
+    [{ userName: null }, "userName must be a string, got null"],
+    [{ userName: "a".repeat(257) }, "userName is 257 characters long; at most 256 are accepted"],
+    [{ userName: "app\u2028prod" }, "userName must not contain control characters or line breaks"],
+    [{ userName: "ok-a", persistPassword: "true" }, 'persistPassword must be true or false, got "true"'],
+    [{ userName: "ok-c", pasword: "hunter2" }, "pasword is not a StorageUser argument"],
+    [{ UserName: "ok-d" }, "UserName is not a StorageUser argument"], // the API's spelling
+    [{ userName: "ok-f", connection: "EU West" }, 'connection "EU West" is not a connection name'],
+    [null, "has arguments that are not an object"],
+    ["app-prod", "has arguments that are not an object"],
+  ];
+  /** Accepted by the constructor (the API may still refuse some: faults.test.ts). */
+  const accepted = [{ userName: "b".repeat(256) }, { userName: "app-prød-ü" }, { persistPassword: false }, {}];
+  /** The resource options that cannot work with a create-only API. */
+  const refusedOptions: Array<[string, Record<string, unknown>, string]> = [
+    [
+      "deleteBeforeReplace",
+      { deleteBeforeReplace: true },
+      "sets the resource option deleteBeforeReplace, which cannot work here: the API has no delete call",
+    ],
+    [
+      'replaceOnChanges: ["*"]',
+      { replaceOnChanges: ["*"] },
+      'sets the resource option replaceOnChanges: ["*"], which cannot work here',
+    ],
+  ];
+
+  test.skipIf(onNewestCli)(
+    "every constructor case in one preview: each refused naming the field, or accepted; an unknown argument's value never echoed, as an Output too",
+    async () => {
+      const requests = api.requests.length;
+      const r = await preview([
+        ...refused.map(([args], i): Spec => ({ name: `p${i}`, args, route: "catch" })),
+        ...accepted.map((args, i): Spec => ({ name: `a${i}`, args, route: "catch" })),
+        ...refusedOptions.map(([, opts], i): Spec => ({
+          name: `o${i}`,
+          userName: `ok-o${i}`,
+          route: "catch",
+          ...opts,
+        })),
+        // Only known arguments reach the provider, so the constructor checks the names of Outputs too.
+        { name: "out", args: { userName: "ok-h", pasword: "hunter2" }, route: "output" },
+      ]);
+      refusedBefore(r, requests);
+      // Not anchored: the program's lines share stdout with the CLI's progress lines.
+      const lines = new Map([...r.output.matchAll(/HOSTILE (\S+) ([^\n]*)/g)].map((m) => [m[1], m[2]]));
+      refused.forEach(([args, text], i) => {
+        expect(lines.get(`p${i}`), JSON.stringify(args)).toContain(`[INVALID_INPUT] StorageUser 'p${i}'`);
+        expect(lines.get(`p${i}`), JSON.stringify(args)).toContain(text);
+      });
+      accepted.forEach((args, i) => expect(lines.get(`a${i}`), JSON.stringify(args)).toBe("accepted"));
+      refusedOptions.forEach(([label, , text], i) =>
+        expect(lines.get(`o${i}`), label).toContain(`[INVALID_INPUT] StorageUser 'o${i}' ${text}`),
+      );
+      expect(lines.get("out")).toContain(
+        "[INVALID_INPUT] StorageUser 'out' has invalid arguments: pasword is not a StorageUser argument",
+      );
+      expect(r.output).toContain(`${refused.length + refusedOptions.length + 1} StorageUser constructor(s) threw`);
+      expect(r.output).not.toContain("hunter2");
+    },
+  );
+
+  test.skipIf(onNewestCli)(
+    "left uncaught, a constructor error fails the preview as a program error that says each thing once",
+    async () => {
+      const requests = api.requests.length;
+      const r = await preview([{ name: "once", args: { userName: "ok", pasword: "x" } }]);
+      refusedBefore(r, requests);
+      expect(r.output).toContain(
+        "[INVALID_INPUT] StorageUser 'once' has invalid arguments: pasword is not a StorageUser argument: the arguments are userName, persistPassword, connection",
+      );
+      // The CLI shows an error on its progress row and again under Diagnostics, which says each thing once.
+      const diagnostics = r.output.slice(r.output.indexOf("Diagnostics:"));
+      expect(diagnostics.match(/\[INVALID_INPUT\]/g), r.output).toHaveLength(1);
+      expect(diagnostics.match(/userName, persistPassword/g)).toHaveLength(1);
+      // A message, not a crash: no "unhandled exception", no stack trace.
+      expect(r.output).not.toContain("unhandled exception");
+      expect(r.output).not.toMatch(/at new StorageUser|storage-user\.js:\d+/);
+    },
+  );
+
+  test.skipIf(onNewestCli)("an Output value: the provider's check refuses it, naming the property", async () => {
+    const requests = api.requests.length;
+    const r = await preview([{ name: "out", userName: "", route: "output" }]);
+    refusedBefore(r, requests);
+    expect(r.output).toMatch(/resource 'out': property userName value [\s\S]*? has a problem: must not be empty/);
+  });
+
+  test.skipIf(onNewestCli).each<[string, boolean, string[], string]>([
+    ["no base URL anywhere", false, [], "[CONFIG_MISSING] no storage API address is configured"],
+    // Stack config wins over the environment, and is checked the same way.
+    [
+      "credentials in the stack config's URL, a good one in the environment",
+      true,
+      ["-c", "storage:baseUrl=https://admin:s3cr3t-pw@storage.example.com"],
+      "[CONFIG_INVALID] storage:baseUrl contains user info",
+    ],
+  ])("configuration: %s is refused against the resource", async (_label, envUrl, extra, text) => {
+    const requests = api.requests.length;
+    const specs = JSON.stringify([{ name: "cfg", userName: "cfg-user", route: "output" }]);
+    const r = await stack.preview(["-c", `options:users=${specs}`, ...extra], {
+      env: { STORAGE_API_URL: envUrl ? api.url : undefined },
+    });
+    if (extra.length) await stack.must(["config", "rm", "storage:baseUrl"]);
+    refusedBefore(r, requests);
+    expect(r.output).toContain(text);
+    // Reported against the resource, not as an input whose value the engine shows as {<nil>}.
+    expect(r.output).not.toContain("{<nil>}");
+    expect(r.output, "the URL's password is not echoed").not.toContain("s3cr3t-pw");
+  });
+
+  test.skipIf(onNewestCli)(
+    "up with a token that has a line break: [CONFIG_INVALID], no request, nothing recorded",
+    async () => {
+      const requests = api.requests.length;
+      const r = await stack.up(["-c", `options:users=${JSON.stringify([{ name: "tok", userName: "tok-user" }])}`], {
+        env: { STORAGE_API_URL: api.url, STORAGE_ACCESS_TOKEN: `${token}\nX-Injected: 1` },
+      });
+      refusedBefore(r, requests);
+      expect(r.output).toContain("[CONFIG_INVALID] STORAGE_ACCESS_TOKEN contains whitespace or control characters");
+      expect(r.output).not.toContain(token);
+      expect(await stack.resources(TYPE)).toHaveLength(0);
+    },
+  );
 });

@@ -1,116 +1,166 @@
-// State written by release 0.2.0 (commit 6c853a1, packed and installed as users get it; a user
-// replaced once, so the ledger has a forgotten entry), under today's package: the `__provider`
-// 0.2.0 serialized still runs, and the next preview and up neither create nor replace anything.
-// (The 0.1.0 upgrade is in lifecycle.test.ts.)
+// Upgrading replaces no user and calls no API, through the real CLI on one stack: a user written
+// with an older, larger serialized provider; state written by release 0.2.0 (commit 6c853a1, a user
+// replaced once, so its ledger has a forgotten entry), whose serialized provider still runs and
+// whose next preview and up change nothing; state written by 0.1.0, rewritten by one update.
+// The fixtures (test/programs/upgrade/state-*.json) are imported with their secrets encrypted anew.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
 import { TestStack } from "../../../scripts/stack";
-import { onNewestCli } from "../../support/cli-project";
-import { importStateFixture } from "../../support/state-fixtures";
+import { ok, onNewestCli } from "../../support/cli-project";
 
-const fixture = "test/programs/upgrade/state-0.2.0.json";
-const token = "upgrade-020-token-5d1c";
+const token = "upgrade-token-5d1c";
 let api: ApiServer;
-beforeAll(async () => void (api = await startApiServer({ token })));
-afterAll(() => api.close());
-
-function newStack() {
-  return TestStack.create({
+let stack: TestStack;
+beforeAll(async () => {
+  api = await startApiServer({ token });
+  stack = await TestStack.create({
     programDir: "test/programs/upgrade",
-    config: {
-      "storage:baseUrl": api.url,
-      "upgrade:userName": "upgraded",
-      "upgrade:variant": "new",
-      "upgrade:ledger": "true",
-    },
+    config: { "storage:baseUrl": api.url, "upgrade:userName": "upgraded", "upgrade:variant": "old" },
     secrets: { "storage:accessToken": token },
   });
-}
+});
+afterAll(async () => {
+  await stack?.dispose();
+  await api?.close();
+});
 
-const recorded = async (stack: TestStack) =>
+/** Imports a fixture (__STACK__ and __BASEURL__ filled in) and returns it as written, secrets in plain text. */
+async function importFixture(version: string): Promise<{ deployment: { resources: Array<Record<string, any>> } }> {
+  const text = fs.readFileSync(`test/programs/upgrade/state-${version}.json`, "utf8");
+  const state = JSON.parse(text.split("__STACK__").join(stack.stackName).split("__BASEURL__").join(api.url));
+  const config = fs.readFileSync(path.join(stack.programDir, `Pulumi.${stack.stackName}.yaml`), "utf8");
+  state.deployment.secrets_providers = {
+    type: "passphrase",
+    state: { salt: /^encryptionsalt: (\S+)$/m.exec(config)![1] },
+  };
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "psu-upgrade-")), "state.json");
+  fs.writeFileSync(file, JSON.stringify(state));
+  await stack.must(["stack", "import", "--file", file]);
+  fs.rmSync(path.dirname(file), { recursive: true });
+  return state;
+}
+const service = () => new URL(api.url).href;
+const recorded = async () =>
   (await stack.exportState(true)).deployment.resources!.filter((r) => r.type.includes("dynamic/storage:"));
 const byType = (resources: Array<Record<string, any>>, type: string) =>
   resources.find((r) => r.type.endsWith(`:${type}`))!;
+const secretsOf = (user: Record<string, any>) => {
+  const s = JSON.parse(JSON.parse(user.outputs.secrets.plaintext));
+  return [s.password, s.swift.password, s.s3.secretKey, s.ftp.password] as string[];
+};
 
-// On the pinned CLI alone: the engine runs the provider 0.2.0 recorded in state in the next test's
-// refresh on the newest CLI too, and a destroy's path is lifecycle's.
+// The engine paths of the next test (imported state, the serialized provider in state run by
+// refresh, preview and up) are the ones the newest CLI runs.
+test.skipIf(onNewestCli)("a user written with an older serialized provider is not replaced by today's", async () => {
+  ok(await stack.up());
+  const [before] = await stack.resources();
+  expect(before.outputs.__provider.length).toBeGreaterThan(1500); // the older, larger format
+  await stack.setConfig({ "upgrade:variant": "new" });
+  const up = ok(await stack.up());
+  expect(up.output).toMatch(/2 unchanged/);
+  expect(api.createAttempts).toBe(1);
+  const [after] = await stack.resources();
+  expect(after.id).toBe(before.id);
+  expect(after.inputs.__provider.length).toBeLessThan(400); // today's format, for the next operation
+});
+
+test("0.2.0's state: refresh runs its serialized provider; preview and up under today's package create, replace and change nothing", async () => {
+  await stack.setConfig({ "upgrade:variant": "new", "upgrade:ledger": "true" });
+  const state = await importFixture("0.2.0");
+  const olds = {
+    user: byType(state.deployment.resources, "StorageUser"),
+    ledger: byType(state.deployment.resources, "StorageUserLedger"),
+  };
+  const outputs = state.deployment.resources.find((r) => r.type === "pulumi:pulumi:Stack")!.outputs;
+  const requests = api.requests.length;
+  // Refresh reads each resource through the __provider in state: 0.2.0's, before any up.
+  ok(await stack.refresh());
+  const refreshed = await recorded();
+  expect(byType(refreshed, "StorageUser").outputs).toEqual(olds.user.outputs);
+  expect(byType(refreshed, "StorageUserLedger").outputs).toEqual(olds.ledger.outputs);
+  for (const r of [await stack.preview(["--diff"]), await stack.up()]) {
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toMatch(/Resources:\n\s+3 unchanged\n/); // the stack, the user, the ledger
+  }
+  expect(api.requests.length).toBe(requests);
+  const after = await recorded();
+  const [user, ledger] = [byType(after, "StorageUser"), byType(after, "StorageUserLedger")];
+  expect([user.id, ledger.id]).toEqual([olds.user.id, olds.ledger.id]);
+  for (const key of ["userName", "persistPassword", "account", "secrets"])
+    expect(user.outputs[key], key).toEqual(olds.user.outputs[key]);
+  for (const key of ["current", "forgotten"]) expect(ledger.outputs[key], key).toEqual(olds.ledger.outputs[key]);
+  expect(await stack.outputs()).toEqual(outputs);
+  // The credentials stay encrypted at rest after the rewrite.
+  for (const s of secretsOf(olds.user)) expect(stack.stateFileText()).not.toContain(s);
+});
+
+// A destroy's path is lifecycle's on the newest CLI.
 test.skipIf(onNewestCli)(
-  "destroy right after the import runs the provider 0.2.0 serialized, with no API call",
+  "0.2.0's state: destroy right after the import runs its serialized provider, with no API call",
   async () => {
-    const stack = await newStack();
-    try {
-      const state = await importStateFixture(stack, fixture, api.url);
-      const user = byType(state.deployment.resources, "StorageUser");
-      const attempts = api.createAttempts;
-      const requests = api.requests.length;
-      const destroy = await stack.destroy();
-      expect(destroy.code, destroy.output).toBe(0);
-      expect(destroy.output).toContain(
-        `[USER_LEFT_STACK] StorageUser 'upgraded' (id ${user.id}, on ${new URL(api.url).href}) left the stack`,
-      );
-      expect(await stack.resources()).toHaveLength(0);
-      expect(api.createAttempts).toBe(attempts);
-      expect(api.requests.length).toBe(requests);
-    } finally {
-      await stack.dispose();
-    }
+    const user = byType((await importFixture("0.2.0")).deployment.resources, "StorageUser");
+    const requests = api.requests.length;
+    const destroy = ok(await stack.destroy());
+    expect(destroy.output).toContain(
+      `[USER_LEFT_STACK] StorageUser 'upgraded' (id ${user.id}, on ${service()}) left the stack`,
+    );
+    expect(await stack.resources()).toHaveLength(0);
+    expect(api.requests.length).toBe(requests);
   },
 );
 
-test("refresh, preview and up under today's package: no create, no replace, every output kept", async () => {
-  const stack = await newStack();
-  try {
-    const state = await importStateFixture(stack, fixture, api.url);
-    const olds = {
-      user: byType(state.deployment.resources, "StorageUser"),
-      ledger: byType(state.deployment.resources, "StorageUserLedger"),
-    };
-    const outputs = state.deployment.resources.find((r) => r.type === "pulumi:pulumi:Stack")!.outputs;
-    const attempts = api.createAttempts;
+test.skipIf(onNewestCli)(
+  "0.1.0's state upgrades by one update with no API call; refresh records the service",
+  async () => {
+    await stack.must(["config", "rm", "upgrade:ledger"]); // the stack 0.1.0 recorded had no ledger
+    // Exported from a stack that release 0.1.0 (the commit before named connections) deployed.
+    const old = byType((await importFixture("0.1.0")).deployment.resources, "StorageUser").outputs;
+    const credentials = JSON.parse(old.credentials.plaintext);
+    const [before] = await stack.resources(undefined, true);
+    expect(before.outputs.baseUrl).toBeUndefined();
     const requests = api.requests.length;
-
-    // Refresh reads each resource through the __provider in state: 0.2.0's, before any up.
-    const refresh = await stack.refresh();
-    expect(refresh.code, refresh.output).toBe(0);
-    const refreshed = await recorded(stack);
-    expect(byType(refreshed, "StorageUser").outputs).toEqual(olds.user.outputs);
-    expect(byType(refreshed, "StorageUserLedger").outputs).toEqual(olds.ledger.outputs);
-
-    const pv = await stack.preview(["--diff"]);
-    expect(pv.code, pv.output).toBe(0);
-    expect(pv.output).toMatch(/Resources:\n\s+3 unchanged\n/); // the stack, the user, the ledger
-
-    const up = await stack.up();
-    expect(up.code, up.output).toBe(0);
-    expect(up.output).toMatch(/Resources:\n\s+3 unchanged\n/);
-    expect(api.createAttempts).toBe(attempts);
-    expect(api.requests.length).toBe(requests);
-
-    const after = await recorded(stack);
-    const user = byType(after, "StorageUser");
-    const ledger = byType(after, "StorageUserLedger");
-    expect(user.id).toBe(olds.user.id);
-    expect(ledger.id).toBe(olds.ledger.id);
-    for (const key of ["userName", "persistPassword", "account", "secrets"])
-      expect(user.outputs[key], key).toEqual(olds.user.outputs[key]);
-    expect({ current: ledger.outputs.current, forgotten: ledger.outputs.forgotten }).toEqual({
-      current: olds.ledger.outputs.current,
-      forgotten: olds.ledger.outputs.forgotten,
+    // Preview says what the next up does: an update, no replace, and why.
+    const pv = ok(await stack.preview(["--diff"]));
+    expect(pv.output).toMatch(/1 to update/);
+    expect(pv.output).not.toMatch(/to replace/);
+    expect(pv.output).toContain(
+      `StorageUser 'upgraded' (id ${before.id}) was recorded by pulumi-storage-user 0.1.x: the next pulumi up rewrites its state in the 0.2 shape`,
+    );
+    const up = ok(await stack.up());
+    expect(up.output).toMatch(/1 updated/);
+    const [after] = await stack.resources(undefined, true);
+    expect(after.id).toBe(before.id);
+    // The same values in today's shape: each once, the secret holding only secrets.
+    expect(after.outputs).toEqual({
+      __provider: after.inputs.__provider,
+      __urn: after.urn, // recorded by the update, for the warning delete attaches to the resource
+      userName: "upgraded",
+      persistPassword: false,
+      account: expect.any(String),
+      secrets: expect.objectContaining({ plaintext: expect.any(String) }),
     });
-    expect(await stack.outputs()).toEqual(outputs);
-    // The credentials stay encrypted at rest after the rewrite.
-    const raw = stack.stateFileText();
-    const secrets = JSON.parse(JSON.parse(olds.user.outputs.secrets.plaintext));
-    for (const s of [secrets.password, secrets.swift.password, secrets.s3.secretKey, secrets.ftp.password])
-      expect(raw).not.toContain(s);
-
-    const again = await stack.preview();
-    expect(again.code, again.output).toBe(0);
-    expect(again.output).toMatch(/Resources:\n\s+3 unchanged\n/);
-    const destroy = await stack.destroy();
-    expect(destroy.code, destroy.output).toBe(0);
-    expect(api.createAttempts).toBe(attempts);
-  } finally {
-    await stack.dispose();
-  }
-});
+    const { state, tasks, swiftEndpoint, s3Endpoint, ftpHostName } = old;
+    expect(JSON.parse(after.outputs.account)).toEqual({ state, tasks, swiftEndpoint, s3Endpoint, ftpHostName });
+    const { name, password, swift, s3, ftp } = credentials;
+    expect(JSON.parse(JSON.parse(after.outputs.secrets.plaintext))).toEqual({
+      name,
+      password,
+      swift: { tenantId: swift.tenantId, accessKey: swift.accessKey, password: swift.password },
+      s3: { accessKey: s3.accessKey, secretKey: s3.secretKey },
+      ftp: { login: ftp.login, password: ftp.password },
+    });
+    for (const s of secretsOf(after)) expect(stack.stateFileText()).not.toContain(s);
+    expect((await stack.outputs()).userId).toBe(Number(before.id));
+    const refresh = ok(await stack.refresh());
+    expect(refresh.output).toContain(
+      `StorageUser 'upgraded' (id ${before.id}) had no recorded service (created by 0.1.x): recorded as ${service()}`,
+    );
+    const [refreshed] = await stack.resources(undefined, true);
+    expect(JSON.parse(refreshed.outputs.account).baseUrl).toBe(service());
+    expect(refreshed.outputs.secrets).toEqual(after.outputs.secrets);
+    expect(api.requests.length).toBe(requests);
+  },
+);

@@ -1,217 +1,220 @@
-// A Pulumi YAML program (examples/yaml), set up exactly as its README says, through the real YAML
-// language host (tools/yaml-host/build.sh) and the pinned CLI: StorageUser served as a custom
-// resource by the package's executable plugin (plugins.providers), with no node_modules in the
-// program directory and no Node.js language host. Settings from stack config only: after the
-// README's blocks, no STORAGE_* variable is in the environment.
-import { execFileSync, spawn } from "node:child_process";
+// examples/yaml set up as its README says, through the real YAML language host: StorageUser served by
+// the package's executable plugin (plugins.providers), no Node.js host, settings from stack config
+// only; an explicit provider for a second service; what the plugin refuses in its configuration.
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
-import { installConsumer } from "../../../scripts/consumer";
 import { repoRoot, userPath } from "../../../scripts/toolchain";
+import { failed, ok, onNewestCli, packedTarball, run, shBlocks } from "../../support/cli-project";
 import { filesUnder, hits, secretsOf, withEncodings } from "../../support/secrets";
-import { isSecret as isSecretOutput, outputNames } from "../../../provider/model";
 
-const everyOutput = ["userName", "persistPassword", ...outputNames];
 const token = "yaml-token-" + Math.random().toString(36).slice(2, 12);
+const euToken = "yaml-eu-token-" + Math.random().toString(36).slice(2, 12);
 let api: ApiServer;
+/** A second service, reached through an explicit provider. */
+let eu: ApiServer;
 let work: string;
 let programDir: string;
 let env: NodeJS.ProcessEnv;
+/** Each property of StorageUser in the plugin's schema: whether it is secret. */
+let schemaOutputs: Record<string, boolean>;
 
-const yamlHostDir = () =>
-  execFileSync("bash", [path.join(repoRoot, "tools", "yaml-host", "build.sh")], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-  }).trim();
-
-/** The ```sh blocks of examples/yaml/README.md, in order. */
-const readmeBlocks = (): string[] =>
-  [
-    ...fs.readFileSync(path.join(repoRoot, "examples", "yaml", "README.md"), "utf8").matchAll(/```sh\n([\s\S]*?)```/g),
-  ].map((m) => m[1]);
-
-/** Runs a script as a user's shell would; asynchronously, so the API server in this process answers. */
-function sh(script: string, extra: Record<string, string | undefined> = {}): Promise<{ code: number; output: string }> {
-  const e = { ...env, ...extra };
-  for (const [k, v] of Object.entries(extra)) if (v === undefined) delete e[k];
-  const child = spawn("bash", ["-euo", "pipefail", "-c", script], {
-    cwd: work,
-    env: e,
-    stdio: ["ignore", "pipe", "pipe"],
-    timeout: 900_000,
-  });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code: code ?? -1, output })));
+/** Runs a script as a user's shell would. */
+const sh = (script: string, extra: Record<string, string | undefined> = {}) =>
+  run("bash", ["-euo", "pipefail", "-c", script], { cwd: work, env: { ...env, ...extra } });
+/** `script` in the program's directory, with no STORAGE_* variable in its environment. */
+const inProgram = (script: string) => sh(`cd examples/yaml && ${script}`, { STORAGE_API_URL: undefined });
+const pulumi = (args: string) => inProgram(`pulumi ${args}`);
+const readmeBlocks = () => shBlocks("examples/yaml/README.md");
+const pulumiYaml = () => path.join(programDir, "Pulumi.yaml");
+/** Runs `run` with Pulumi.yaml's `outputs:` line replaced by `resources` and that line, then puts the file back. */
+async function withResources<T>(resources: string, run: () => Promise<T>): Promise<T> {
+  const original = fs.readFileSync(pulumiYaml(), "utf8");
+  fs.writeFileSync(pulumiYaml(), original.replace("outputs:", `${resources}outputs:`));
+  try {
+    return await run();
+  } finally {
+    fs.writeFileSync(pulumiYaml(), original);
+  }
 }
-const pulumi = (args: string, extra: Record<string, string | undefined> = {}) =>
-  sh(`cd examples/yaml && pulumi ${args}`, { STORAGE_API_URL: undefined, ...extra });
 
 beforeAll(async () => {
-  api = await startApiServer({ token });
+  [api, eu] = await Promise.all([startApiServer({ token }), startApiServer({ token: euToken })]);
   work = fs.mkdtempSync(path.join(os.tmpdir(), "yaml-example-"));
   // A copy of the example as a user has it: its own directory, nothing installed around it.
   fs.cpSync(path.join(repoRoot, "examples", "yaml"), path.join(work, "examples", "yaml"), { recursive: true });
   programDir = path.join(work, "examples", "yaml");
-  // The program exports every output of the TypeScript resource, not only the example's.
-  const pulumiYaml = path.join(programDir, "Pulumi.yaml");
-  const exported = fs.readFileSync(pulumiYaml, "utf8");
-  const more = everyOutput
-    .filter((k) => !new RegExp(`^  ${k}:`, "m").test(exported))
-    .map((k) => `  ${k}: \${app.${k}}\n`);
-  fs.writeFileSync(pulumiYaml, exported.trimEnd() + "\n" + more.join(""));
-  const consumer = installConsumer();
-  const tarball = fs.readdirSync(consumer).find((f) => f.endsWith(".tgz"))!;
-  fs.mkdirSync(path.join(work, "state"));
+  const yamlHost = execFileSync("bash", [path.join(repoRoot, "tools", "yaml-host", "build.sh")], { encoding: "utf8" });
   env = {
     ...process.env,
-    PATH: userPath(undefined, [yamlHostDir()]),
+    PATH: userPath(undefined, [yamlHost.trim()]),
     PULUMI_HOME: path.join(work, "home"),
     PULUMI_BACKEND_URL: `file://${path.join(work, "state")}`,
     PULUMI_CONFIG_PASSPHRASE: "yaml-test-passphrase",
     PULUMI_SKIP_UPDATE_CHECK: "true",
     STORAGE_API_URL: api.url,
-    STORAGE_USER_PKG: path.join(consumer, tarball),
+    STORAGE_USER_PKG: packedTarball(),
   };
   delete env.STORAGE_ACCESS_TOKEN;
-}, 600_000);
+  fs.mkdirSync(path.join(work, "state"));
+});
 afterAll(async () => {
   await api?.close();
+  await eu?.close();
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
-describe("StorageUser from Pulumi YAML (examples/yaml)", async () => {
-  test("the README's set-up and preview run as written, without a token, calling no API", async () => {
-    const [setup] = readmeBlocks();
-    const r = await sh(setup);
-    expect(r.code, r.output).toBe(0);
-    expect(r.output).toMatch(/\+\s+storage-user:index:StorageUser app create/);
+test("the README's set-up and preview run as written, without a token, calling no API", async () => {
+  const r = ok(await sh(readmeBlocks()[0]));
+  expect(r.output).toMatch(/\+\s+storage-user:index:StorageUser app create/);
+  expect(api.requests).toHaveLength(0);
+  // No Node.js modules in the program's directory: only in plugins/ beside Pulumi.yaml.
+  expect(fs.existsSync(path.join(programDir, "node_modules"))).toBe(false);
+  // The program exports every property of the resource in the plugin's schema, not only the example's.
+  const schema = await pulumi(
+    "package get-schema ./plugins/node_modules/pulumi-storage-user/bin/pulumi-resource-storage-user",
+  );
+  const props = JSON.parse(schema.output.slice(schema.output.indexOf("{"))).resources["storage-user:index:StorageUser"]
+    .properties;
+  schemaOutputs = Object.fromEntries(
+    Object.entries(props).map(([k, p]) => [k, (p as { secret?: boolean }).secret === true]),
+  );
+  const exported = fs.readFileSync(pulumiYaml(), "utf8");
+  const more = Object.keys(schemaOutputs).filter((k) => !new RegExp(`^  ${k}:`, "m").test(exported));
+  fs.writeFileSync(pulumiYaml(), exported.trimEnd() + "\n" + more.map((k) => `  ${k}: \${app.${k}}\n`).join(""));
+});
+
+// The plugin's own checks of its configuration, which no CLI version changes: the pinned CLI's run.
+test.skipIf(onNewestCli)(
+  "a token in plain stack config, or a misspelt key, is refused at preview, naming the key, never the value",
+  async () => {
+    const plain = failed(
+      await inProgram(`printf %s ${token} | pulumi config set --plaintext storage-user:accessToken && pulumi preview`),
+    );
+    expect(plain.output).toContain(
+      "[CONFIG_NOT_SECRET] storage-user:accessToken is set in plain text in the stack configuration (Pulumi.dev.yaml, or a provider argument); Pulumi would write it unencrypted into the state, its history and backups",
+    );
+    expect(plain.output).toContain(
+      "`pulumi config set --secret storage-user:accessToken` and enter the token at its prompt (or pipe it in)",
+    );
+    // A misspelt key is refused too, even secret: it is no setting, and a plain one would sit in the state.
+    const typo = failed(
+      await inProgram(
+        `pulumi config rm storage-user:accessToken && printf %s ${token} | pulumi config set --secret storage-user:accessTokn && pulumi preview`,
+      ),
+    );
+    expect(typo.output).toContain(
+      '[CONFIG_INVALID] "storage-user:accessTokn" is not a setting of the storage-user provider, which reads only storage-user:baseUrl and storage-user:accessToken',
+    );
+    expect(plain.output + typo.output).not.toContain(token);
+    ok(await pulumi("config rm storage-user:accessTokn"));
     expect(api.requests).toHaveLength(0);
-    // No Node.js modules in the program's directory: only in plugins/ beside Pulumi.yaml.
-    expect(fs.existsSync(path.join(programDir, "node_modules"))).toBe(false);
-  });
+  },
+);
 
-  test("up creates one user; its outputs are secret; no secret is in state, history or backups", async () => {
-    const [, create] = readmeBlocks();
-    const r = await sh(`cd examples/yaml\n${create}`, { STORAGE_ACCESS_TOKEN: token });
-    expect(r.code, r.output).toBe(0);
-    expect(api.users).toHaveLength(1);
-    const [u] = api.users;
-    expect(r.output).toMatch(/s3\s+: \[secret\]/);
-    expect(r.output).toMatch(/credentials\s*: \[secret\]/);
-    expect(JSON.parse(r.output.slice(r.output.lastIndexOf("{"))).secretKey).toBe(u.S3Connection.SecretKey);
-    const outputs = JSON.parse((await pulumi("stack output --json")).output);
-    expect(outputs.userId).toBe(u.Id);
-    // Every output of the TypeScript resource, secret exactly where it is secret in TypeScript.
-    expect(Object.keys(outputs).sort()).toEqual([...everyOutput].sort());
-    for (const k of outputNames) expect(outputs[k] === "[secret]", k).toBe(isSecretOutput(k));
-    expect(outputs.state).toBe(u.State);
-    expect(outputs.creationTaskId).toBe(u.Tasks[0].Id);
-    const shown = JSON.parse((await pulumi("stack output --json --show-secrets")).output);
-    expect(shown.credentials.s3.secretKey).toBe(u.S3Connection.SecretKey);
-    expect(shown.env.AWS_SECRET_ACCESS_KEY).toBe(u.S3Connection.SecretKey);
-    expect(shown.ftpUrl).toContain(`@${u.FtpConnection.HostName}/`);
-    const needles = withEncodings([["the API token", token], ...secretsOf(u)]);
-    expect(hits(filesUnder(path.join(work, "state")), needles)).toEqual([]);
-    expect(hits(filesUnder(path.join(work, "home")), needles)).toEqual([]);
-    // The stack's config file holds the token encrypted only.
-    expect(fs.readFileSync(path.join(programDir, "Pulumi.dev.yaml"), "utf8")).toContain(
-      "storage-user:accessToken:\n    secure:",
-    );
-    expect(
-      hits([["Pulumi.dev.yaml", fs.readFileSync(path.join(programDir, "Pulumi.dev.yaml"), "latin1")]], needles),
-    ).toEqual([]);
-    expect(hits([["up output", r.output.slice(0, r.output.lastIndexOf("{"))]], needles)).toEqual([]);
-  });
+test("up creates one user; every output secret exactly where the schema says; no secret in state, history, backups or the config file", async () => {
+  const r = ok(await sh(`cd examples/yaml\n${readmeBlocks()[1]}`, { STORAGE_ACCESS_TOKEN: token }));
+  expect(api.users).toHaveLength(1);
+  const [u] = api.users;
+  expect(r.output).toMatch(/s3\s+: \[secret\]/);
+  expect(JSON.parse(r.output.slice(r.output.lastIndexOf("{"))).secretKey).toBe(u.S3Connection.SecretKey);
+  const outputs = JSON.parse((await pulumi("stack output --json")).output);
+  expect(outputs).toMatchObject({ userId: u.Id, state: u.State, creationTaskId: u.Tasks[0].Id });
+  expect(Object.keys(outputs).sort()).toEqual(Object.keys(schemaOutputs).sort());
+  for (const k of Object.keys(outputs)) expect(outputs[k] === "[secret]", k).toBe(schemaOutputs[k]);
+  const shown = JSON.parse((await pulumi("stack output --json --show-secrets")).output);
+  expect(shown.credentials.s3.secretKey).toBe(u.S3Connection.SecretKey);
+  expect(shown.env.AWS_SECRET_ACCESS_KEY).toBe(u.S3Connection.SecretKey);
+  expect(shown.ftpUrl).toContain(`@${u.FtpConnection.HostName}/`);
+  const stackConfig = fs.readFileSync(path.join(programDir, "Pulumi.dev.yaml"), "utf8");
+  expect(stackConfig).toContain("storage-user:accessToken:\n    secure:");
+  const needles = withEncodings([["the API token", token], ...secretsOf(u)]);
+  const places = [...filesUnder(path.join(work, "state")), ...filesUnder(path.join(work, "home"))];
+  places.push(["Pulumi.dev.yaml", stackConfig], ["up output", r.output.slice(0, r.output.lastIndexOf("{"))]);
+  expect(hits(places, needles)).toEqual([]);
+});
 
-  test("a second up changes nothing and sends 0 API requests", async () => {
-    const before = api.requests.length;
-    const r = await pulumi("up --yes");
-    expect(r.code, r.output).toBe(0);
-    expect(r.output).toMatch(/2 unchanged/);
-    expect(api.requests.length).toBe(before);
-  });
+test("a second up changes nothing and sends 0 API requests", async () => {
+  const before = api.requests.length;
+  const r = ok(await pulumi("up --yes"));
+  expect(r.output).toMatch(/2 unchanged/);
+  expect(api.requests.length).toBe(before);
+});
 
-  test("rotation by up --replace (README): a new user, the old one named as left on the service", async () => {
-    const [old] = api.users;
-    const r = await pulumi("up --yes --replace 'urn:pulumi:dev::yaml-users::storage-user:index:StorageUser::app'");
-    expect(r.code, r.output).toBe(0);
-    expect(api.users).toHaveLength(2);
-    // --replace skips diff, so the original's delete names it (as for TypeScript programs).
-    expect(r.output).toContain(`[USER_LEFT_STACK] StorageUser '${old.Name}' (id ${old.Id}`);
-    expect(JSON.parse((await pulumi("stack output --json")).output).userId).toBe(api.users[1].Id);
-  });
+test("rotation by up --replace (README) makes a new user, naming the old one; an explicit provider with a secret token creates another on its own service", async () => {
+  const [old] = api.users;
+  ok(await inProgram(`pulumi config set euUrl ${eu.url} && printf %s ${euToken} | pulumi config set --secret euToken`));
+  const provider = `config:\n  euUrl: { type: string }\n  euToken: { type: string }\n`;
+  const resources = `  eu:\n    type: pulumi:providers:storage-user\n    properties:\n      baseUrl: \${euUrl}\n      accessToken: \${euToken}\n  euUser:\n    type: storage-user:index:StorageUser\n    options:\n      provider: \${eu}\n`;
+  fs.writeFileSync(
+    pulumiYaml(),
+    fs
+      .readFileSync(pulumiYaml(), "utf8")
+      .replace("resources:", `${provider}resources:`)
+      .replace("outputs:", `${resources}outputs:`),
+  );
+  const r = ok(await pulumi("up --yes --replace 'urn:pulumi:dev::yaml-users::storage-user:index:StorageUser::app'"));
+  expect(api.users).toHaveLength(2);
+  // --replace skips diff, so the original's delete names it (as for TypeScript programs).
+  expect(r.output).toContain(`[USER_LEFT_STACK] StorageUser '${old.Name}' (id ${old.Id}`);
+  expect(JSON.parse((await pulumi("stack output --json")).output).userId).toBe(api.users[1].Id);
+  expect(eu.users).toHaveLength(1);
+  expect(eu.requests.map((q) => q.authorized)).toEqual([true]);
+  const needles = withEncodings([["the eu token", euToken], ...secretsOf(eu.users[0])]);
+  expect(hits([...filesUnder(path.join(work, "state")), ["up output", r.output]], needles)).toEqual([]);
+});
 
-  test("bad input is refused at preview with the TypeScript resource's messages, before any request", async () => {
-    const before = api.requests.length;
-    const pulumiYaml = path.join(programDir, "Pulumi.yaml");
-    const original = fs.readFileSync(pulumiYaml, "utf8");
-    try {
-      fs.writeFileSync(pulumiYaml, original.replace("outputs:", '    properties:\n      userName: " app"\noutputs:'));
-      const r = await pulumi("preview");
-      expect(r.code).not.toBe(0);
-      // The same check as for TypeScript programs (plugin/user-provider.ts check), at preview.
-      expect(r.output).toContain(
-        `storage-user:index:StorageUser resource 'app': property userName value { app} has a problem: must not start or end with whitespace: use "app"`,
-      );
-      fs.writeFileSync(pulumiYaml, original);
-      expect((await pulumi("config rm storage-user:baseUrl")).code).toBe(0);
-      const noUrl = await pulumi("preview");
-      expect(noUrl.code).not.toBe(0);
-      expect(noUrl.output).toContain(
-        "[CONFIG_MISSING] no storage API address is configured: run `pulumi config set storage-user:baseUrl https://<api-host>`, or set STORAGE_API_URL in the environment of the pulumi command",
-      );
-    } finally {
-      fs.writeFileSync(pulumiYaml, original);
-      expect((await pulumi(`config set storage-user:baseUrl ${api.url}`)).code).toBe(0);
-    }
-    expect(api.requests.length).toBe(before);
-  });
+test("bad input and a missing base URL are refused at preview with the TypeScript resource's messages, before any request", async () => {
+  const before = api.requests.length;
+  const bad = failed(
+    await withResources(
+      '  bad:\n    type: storage-user:index:StorageUser\n    properties:\n      userName: " app"\n',
+      () => pulumi("preview"),
+    ),
+  );
+  // The same check as for TypeScript programs, at preview.
+  expect(bad.output).toContain(
+    `storage-user:index:StorageUser resource 'bad': property userName value { app} has a problem: must not start or end with whitespace: use "app"`,
+  );
+  // Put back whatever the preview does (bash -e would stop at its failure).
+  const noUrl = failed(
+    await inProgram(
+      `pulumi config rm storage-user:baseUrl; s=0; pulumi preview || s=$?; pulumi config set storage-user:baseUrl ${api.url}; exit $s`,
+    ),
+  );
+  expect(noUrl.output).toContain(
+    "[CONFIG_MISSING] no storage API address is configured: run `pulumi config set storage-user:baseUrl https://<api-host>`, or set STORAGE_API_URL in the environment of the pulumi command",
+  );
+  expect(api.requests.length).toBe(before);
+});
 
-  test("customTimeouts.create bounds a create's retries, as for TypeScript programs", async () => {
-    const before = api.requests.length;
-    const pulumiYaml = path.join(programDir, "Pulumi.yaml");
-    const original = fs.readFileSync(pulumiYaml, "utf8");
-    // 8 answers of 503: the default budget (120 s) outlasts them and creates the user; 2 s does not.
-    api.inject(...Array.from({ length: 8 }, () => ({ kind: "status" as const, status: 503, retryAfter: "1" })));
-    try {
-      fs.writeFileSync(
-        pulumiYaml,
-        original.replace(
-          "outputs:",
-          "  slow:\n    type: storage-user:index:StorageUser\n    properties:\n      userName: slow-user\n    options:\n      customTimeouts:\n        create: 2s\noutputs:",
-        ),
-      );
-      const r = await pulumi("up --yes");
-      expect(r.code).not.toBe(0);
-      expect(r.output).toContain("[RETRIES_EXHAUSTED] the storage API did not accept the create after");
-      const sent = api.requests.length - before;
-      expect(sent).toBeGreaterThanOrEqual(2);
-      expect(sent).toBeLessThan(8);
-      expect(api.users.map((u) => u.Name)).not.toContain("slow-user");
-    } finally {
-      fs.writeFileSync(pulumiYaml, original);
-    }
-  });
+test("customTimeouts.create bounds a create's retries, as for TypeScript programs", async () => {
+  const before = api.requests.length;
+  // 8 answers of 503: the default budget (120 s) outlasts them and creates the user; 2 s does not.
+  api.inject(...Array.from({ length: 8 }, () => ({ kind: "status" as const, status: 503, retryAfter: "1" })));
+  const slow =
+    "  slow:\n    type: storage-user:index:StorageUser\n    properties:\n      userName: slow-user\n    options:\n      customTimeouts:\n        create: 2s\n";
+  const r = failed(await withResources(slow, () => pulumi("up --yes")));
+  expect(r.output, r.output).toContain("[RETRIES_EXHAUSTED] the storage API did not accept the create after");
+  expect(api.requests.length - before).toBeGreaterThanOrEqual(2);
+  expect(api.requests.length - before).toBeLessThan(8);
+  expect(api.users.map((u) => u.Name)).not.toContain("slow-user");
+});
 
-  test("destroy names every user left on the service, and nothing was written outside the program", async () => {
-    const r = await pulumi("destroy --yes");
-    expect(r.code, r.output).toBe(0);
-    const current = api.users[1];
-    expect(r.output).toContain(
-      `[USER_LEFT_STACK] StorageUser '${current.Name}' (id ${current.Id}, on ${new URL(api.url).href})`,
-    );
-    expect(fs.readdirSync(path.join(work, "examples")).sort()).toEqual(["yaml"]);
-    expect(fs.readdirSync(programDir).sort()).toEqual(["Pulumi.dev.yaml", "Pulumi.yaml", "README.md", "plugins"]);
-    // No schema-<pkg>.json beside the plugin directory (the component route wrote one there).
-    const pkgDir = path.join(programDir, "plugins", "node_modules", "pulumi-storage-user");
-    expect(fs.readdirSync(pkgDir).filter((f) => f.startsWith("schema-"))).toEqual([]);
-    expect(
-      fs.readdirSync(path.join(programDir, "plugins", "node_modules")).filter((f) => f.startsWith("schema-")),
-    ).toEqual([]);
-  });
+test("destroy names every user left on its service, and nothing was written outside the program", async () => {
+  const r = ok(await pulumi("destroy --yes"));
+  for (const [u, url] of [
+    [api.users[1], api.url],
+    [eu.users[0], eu.url],
+  ] as const)
+    expect(r.output).toContain(`[USER_LEFT_STACK] StorageUser '${u.Name}' (id ${u.Id}, on ${new URL(url).href})`);
+  expect(fs.readdirSync(path.join(work, "examples")).sort()).toEqual(["yaml"]);
+  expect(fs.readdirSync(programDir).sort()).toEqual(["Pulumi.dev.yaml", "Pulumi.yaml", "README.md", "plugins"]);
+  // No schema-<pkg>.json beside the plugin directory (the component route wrote one there).
+  const modules = path.join(programDir, "plugins", "node_modules");
+  for (const dir of [modules, path.join(modules, "pulumi-storage-user")])
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith("schema-"))).toEqual([]);
 });

@@ -1,57 +1,68 @@
-// StorageUsers described in stack config, for test/connections.test.ts, test/token-safety.test.ts
-// test/resource-options.test.ts and test/rotation.test.ts. Config:
-//   options:users   JSON list of UserSpec (below)
+// StorageUsers described in stack config, for lifecycle.test.ts, connections.test.ts and secrets.test.ts.
+//   options:users   JSON list of Spec (below), in order
 //   options:ledger  "true": a StorageUserLedger over all of them (cleanedUp from options:cleanedUp)
 import * as pulumi from "@pulumi/pulumi";
 import { StorageUser, StorageUserLedger } from "pulumi-storage-user";
 
-interface UserSpec {
+/**
+ * One user: `args` (any JSON value, for the input rules) or the three arguments; its resource
+ * options; and `route`, how it is made. "catch": a constructor's refusal is printed as `HOSTILE
+ * <name> <message>` (or `HOSTILE <name> accepted`) and the program goes on, failing at the end;
+ * "output": the same, every argument an Output (checked by the provider); "unknown": every argument
+ * computed from the userId of `<name>-source` ("<id>" replaced by it), unknown at preview; "import"
+ * and "get": adopting the existing user 1001. Left out: the constructor, uncaught.
+ */
+type Options =
+  "protect" | "retainOnDelete" | "ignoreChanges" | "replaceOnChanges" | "replacementTrigger" | "deleteBeforeReplace";
+type Spec = Pick<pulumi.CustomResourceOptions, Options> & {
   name: string;
-  /** Left out: auto-named (test/rotation.test.ts). */
   userName?: string;
+  persistPassword?: boolean;
   connection?: string;
-  /** "box": the user is a child of the component `box`. */
-  parent?: "box";
-  protect?: boolean;
-  retainOnDelete?: boolean;
-  ignoreChanges?: string[];
-  replaceOnChanges?: string[];
-  /** { name } renames; { parent: "stack" } says the user used to sit at the stack's root. */
-  aliases?: Array<{ name?: string; parent?: "stack" }>;
+  args?: unknown;
+  route?: "catch" | "output" | "unknown" | "import" | "get";
+  parent?: "box"; // a child of the component `box`
+  aliases?: Array<{ name?: string; parent?: "stack" }>; // "stack": it used to sit at the stack's root
   createTimeout?: string;
-  replacementTrigger?: string;
-  deleteBeforeReplace?: boolean;
-}
+};
 
 const config = new pulumi.Config();
-const specs = config.requireObject<UserSpec[]>("users");
 let box: pulumi.ComponentResource | undefined;
-const boxed = () => (box ??= new pulumi.ComponentResource("storage:test:Box", "box"));
+const users: StorageUser[] = [];
+const thrown: string[] = [];
+let source: StorageUser | undefined;
+const mapArgs = (args: unknown, f: (v: unknown) => unknown) =>
+  Object.fromEntries(Object.entries((args ?? {}) as object).map(([k, v]) => [k, f(v)])) as never;
 
-const users = specs.map(
-  (s) =>
-    new StorageUser(
-      s.name,
-      {
-        ...(s.userName === undefined ? {} : { userName: s.userName }),
-        ...(s.connection === undefined ? {} : { connection: s.connection }),
-      },
-      {
-        parent: s.parent === "box" ? boxed() : undefined,
-        protect: s.protect,
-        retainOnDelete: s.retainOnDelete,
-        ignoreChanges: s.ignoreChanges,
-        replaceOnChanges: s.replaceOnChanges,
-        aliases: s.aliases?.map((a) => ({
-          ...(a.name ? { name: a.name } : {}),
-          ...(a.parent === "stack" ? { parent: pulumi.rootStackResource } : {}),
-        })),
-        customTimeouts: s.createTimeout ? { create: s.createTimeout } : undefined,
-        replacementTrigger: s.replacementTrigger,
-        deleteBeforeReplace: s.deleteBeforeReplace,
-      },
-    ),
-);
+for (const s of config.requireObject<Spec[]>("users")) {
+  const given = { userName: s.userName, persistPassword: s.persistPassword, connection: s.connection };
+  const args = "args" in s ? s.args : Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
+  // The spec's other keys are no resource options: the SDK reads only its own.
+  const opts: pulumi.CustomResourceOptions = {
+    ...s,
+    parent: s.parent === "box" ? (box ??= new pulumi.ComponentResource("storage:test:Box", "box")) : undefined,
+    aliases: s.aliases?.map((a) => ({ name: a.name, parent: a.parent && pulumi.rootStackResource })),
+    customTimeouts: s.createTimeout ? { create: s.createTimeout } : undefined,
+    import: s.route === "import" ? "1001" : undefined,
+  };
+  try {
+    if (s.route === "get") StorageUser.get(s.name, "1001");
+    else if (s.route === "output") users.push(new StorageUser(s.name, mapArgs(args, pulumi.output), opts));
+    else if (s.route === "unknown") {
+      const src = (source ??= new StorageUser(`${s.name}-source`, { userName: `${s.name}-source` }));
+      users.push(src);
+      const computed = (v: unknown) =>
+        src.userId.apply((n) => (typeof v === "string" ? v.replace("<id>", String(n)) : v));
+      users.push(new StorageUser(s.name, mapArgs(args, computed), opts));
+    } else users.push(new StorageUser(s.name, args as never, opts));
+    if (s.route === "catch") console.log(`HOSTILE ${s.name} accepted`);
+  } catch (err) {
+    if (s.route !== "catch" && s.route !== "output") throw err;
+    console.log(`HOSTILE ${s.name} ${(err as Error).message}`);
+    thrown.push(s.name);
+  }
+}
+if (thrown.length > 0) throw new Error(`${thrown.length} StorageUser constructor(s) threw: ${thrown.join(", ")}`);
 
 if (config.get("ledger") === "true") {
   const ledger = new StorageUserLedger("ledger", { users, cleanedUp: config.getObject<string[]>("cleanedUp") ?? [] });
@@ -59,8 +70,9 @@ if (config.get("ledger") === "true") {
 }
 
 /** Plain per user: where it lives and under which id. */
+const row = (u: StorageUser) => pulumi.all([u.urn, u.id, u.userName, u.baseUrl, u.connection]);
 module.exports.users = pulumi
-  .all(users.map((u) => pulumi.all([u.urn, u.id, u.userName, u.baseUrl, u.connection])))
+  .all(users.map(row))
   .apply((rows) =>
     Object.fromEntries(
       rows.map(([urn, id, userName, baseUrl, connection]) => [

@@ -1,24 +1,19 @@
-// `count` StorageUsers named `<prefix>-<i>` (resource name and userName alike), for the fault,
-// cancellation and load tests.
-//   users:prefix         name prefix (required)
-//   users:count          how many (default 1)
-//   users:createTimeout  customTimeouts.create, e.g. "3s" (optional)
+// `count` StorageUsers `<prefix>-<i>`, userName the same unless auto-named, for the fault,
+// interruption and load tests. Config (users:): prefix (required), count (default 1),
+// createTimeout (customTimeouts.create, e.g. "3s"), auto ("true": no userName, generated names).
 import * as pulumi from "@pulumi/pulumi";
 import { StorageUser } from "pulumi-storage-user";
 
 const config = new pulumi.Config();
 const prefix = config.require("prefix");
-const count = config.getNumber("count") ?? 1;
 const createTimeout = config.get("createTimeout");
-
 const users = Array.from(
-  { length: count },
+  { length: config.getNumber("count") ?? 1 },
   (_, i) =>
     new StorageUser(
       `${prefix}-${i}`,
-      { userName: `${prefix}-${i}` },
+      config.getBoolean("auto") ? {} : { userName: `${prefix}-${i}` },
       createTimeout ? { customTimeouts: { create: createTimeout } } : undefined,
     ),
 );
-
 export const userIds = users.map((u) => u.userId);
