@@ -11,6 +11,7 @@ import { repoRoot, userPath } from "../../../scripts/toolchain";
 import { failed, ok, onNewestCli, packedTarball, run, shBlocks } from "../../support/cli-project";
 import { filesUnder, hits, secretsOf, withEncodings } from "../../support/secrets";
 
+const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
 const token = "yaml-token-" + Math.random().toString(36).slice(2, 12);
 const euToken = "yaml-eu-token-" + Math.random().toString(36).slice(2, 12);
 let api: ApiServer;
@@ -70,6 +71,13 @@ afterAll(async () => {
 test("the README's set-up and preview run as written, without a token, calling no API", async () => {
   const r = ok(await sh(readmeBlocks()[0]));
   expect(r.output).toMatch(/\+\s+storage-user:index:StorageUser app create/);
+  // Preview names no user: the plugin keeps only a suffix, and the create makes `app-<suffix>` (checked after up).
+  const preview = ok(await pulumi("preview --json")).output;
+  const plan = JSON.parse(preview.slice(preview.indexOf("{"))) as {
+    steps: Array<{ urn: string; newState: { inputs: object } }>;
+  };
+  const app = plan.steps.find((s) => s.urn.endsWith("::app"));
+  expect(app?.newState.inputs).not.toHaveProperty("userName");
   expect(api.requests).toHaveLength(0);
   // No Node.js modules in the program's directory: only in plugins/ beside Pulumi.yaml.
   expect(fs.existsSync(path.join(programDir, "node_modules"))).toBe(false);
@@ -87,31 +95,42 @@ test("the README's set-up and preview run as written, without a token, calling n
   fs.writeFileSync(pulumiYaml(), exported.trimEnd() + "\n" + more.map((k) => `  ${k}: \${app.${k}}\n`).join(""));
 });
 
-// The plugin's own checks of its configuration, which no CLI version changes: the pinned CLI's run.
+// The plugin's own checks of its configuration, which no CLI version changes: the pinned CLI's run, on a stack of
+// its own, as the CLI's update history keeps the config of each refused update (docs/configuration.md).
 test.skipIf(onNewestCli)(
-  "a token in plain stack config, or a misspelt key, is refused at preview, naming the key, never the value",
+  "a token in plain stack config, or a misspelt key, is refused before the engine records anything, even by up --skip-preview",
   async () => {
-    const plain = failed(
-      await inProgram(`printf %s ${token} | pulumi config set --plaintext storage-user:accessToken && pulumi preview`),
-    );
-    expect(plain.output).toContain(
-      "[CONFIG_NOT_SECRET] storage-user:accessToken is set in plain text in the stack configuration (Pulumi.dev.yaml, or a provider argument); Pulumi would write it unencrypted into the state, its history and backups",
-    );
-    expect(plain.output).toContain(
-      "`pulumi config set --secret storage-user:accessToken` and enter the token at its prompt (or pipe it in)",
-    );
-    // A misspelt key is refused too, even secret: it is no setting, and a plain one would sit in the state.
-    const typo = failed(
-      await inProgram(
-        `pulumi config rm storage-user:accessToken && printf %s ${token} | pulumi config set --secret storage-user:accessTokn && pulumi preview`,
-      ),
-    );
-    expect(typo.output).toContain(
-      '[CONFIG_INVALID] "storage-user:accessTokn" is not a setting of the storage-user provider, which reads only storage-user:baseUrl and storage-user:accessToken',
-    );
-    expect(plain.output + typo.output).not.toContain(token);
-    ok(await pulumi("config rm storage-user:accessTokn"));
-    expect(api.requests).toHaveLength(0);
+    try {
+      const plain = failed(
+        await inProgram(
+          `pulumi stack init plain && pulumi config set storage-user:baseUrl ${api.url} && printf %s ${token} | pulumi config set --plaintext storage-user:accessToken && pulumi up --yes --skip-preview`,
+        ),
+      );
+      expect(plain.output).toContain(
+        "[CONFIG_NOT_SECRET] storage-user:accessToken is set in plain text in the stack configuration (Pulumi.plain.yaml); Pulumi would write it unencrypted into the state, its history and backups",
+      );
+      expect(plain.output).toContain(
+        "run `pulumi config set --secret storage-user:accessToken` and enter the token at its prompt (or pipe it in)",
+      );
+      // A misspelt key is refused too, even secret: it is no setting, and a plain one would sit in the state.
+      const typo = failed(
+        await inProgram(
+          `pulumi config rm storage-user:accessToken && printf %s ${token} | pulumi config set --secret storage-user:accessTokn && pulumi up --yes --skip-preview`,
+        ),
+      );
+      expect(typo.output).toContain(
+        '[CONFIG_INVALID] "storage-user:accessTokn" is not a setting of pulumi-storage-user, which reads only storage-user:baseUrl and storage-user:accessToken (did you mean storage-user:accessToken?)',
+      );
+      // The stack's file, its .bak and backups hold no token: CheckConfig refuses before the engine records the provider.
+      const places = filesUnder(path.join(work, "state")).filter(([f]) => !f.includes(`${path.sep}history${path.sep}`));
+      expect(places.map(([f]) => path.basename(f))).toContain("plain.json");
+      places.push(["up output", plain.output + typo.output]);
+      expect(hits(places, withEncodings([["the API token", token]]))).toEqual([]);
+      expect(api.requests).toHaveLength(0);
+    } finally {
+      ok(await pulumi("stack rm plain --yes --force"));
+      ok(await pulumi("stack select dev"));
+    }
   },
 );
 
@@ -119,6 +138,7 @@ test("up creates one user; every output secret exactly where the schema says; no
   const r = ok(await sh(`cd examples/yaml\n${readmeBlocks()[1]}`, { STORAGE_ACCESS_TOKEN: token }));
   expect(api.users).toHaveLength(1);
   const [u] = api.users;
+  expect(u.Name).toMatch(/^app-[0-9a-f]{7}$/);
   expect(r.output).toMatch(/s3\s+: \[secret\]/);
   expect(JSON.parse(r.output.slice(r.output.lastIndexOf("{"))).secretKey).toBe(u.S3Connection.SecretKey);
   const outputs = JSON.parse((await pulumi("stack output --json")).output);
@@ -217,4 +237,15 @@ test("destroy names every user left on its service, and nothing was written outs
   const modules = path.join(programDir, "plugins", "node_modules");
   for (const dir of [modules, path.join(modules, "pulumi-storage-user")])
     expect(fs.readdirSync(dir).filter((f) => f.startsWith("schema-"))).toEqual([]);
+});
+
+// Last: the engine caches the schema of a plugin asked for by version beside it (schema-storage-user.json).
+test("a resource asking for another version of the plugin is refused at preview, naming both versions", async () => {
+  const before = api.requests.length;
+  const other = "  other:\n    type: storage-user:index:StorageUser\n    options:\n      version: 9.9.9\n";
+  const r = failed(await withResources(other, () => pulumi("preview")));
+  expect(r.output).toContain(
+    `[VERSION_MISMATCH] the program's SDK asks for the storage-user plugin v9.9.9, but the plugin in plugins.providers is v${version}`,
+  );
+  expect(api.requests.length).toBe(before);
 });
