@@ -1,5 +1,4 @@
-// `pulumi-storage-user/automation`, for services that drive Pulumi: a run's failures and warnings typed, config
-// checked before it is written, the creates a force-stop left pending (docs/automation-api.md).
+// For services on the Automation API: typed failures and warnings, config checks, pending creates (docs/automation-api.md).
 import * as path from "node:path";
 import type { ConfigMap, EngineEvent, Stack, Workspace } from "@pulumi/pulumi/automation";
 import { checkConfig, PlainAt } from "./config";
@@ -108,7 +107,8 @@ export function storageUserFailures(source: Iterable<EngineEventLike> | unknown)
   );
 }
 
-// A ConfigMap's token is plain unless its own key (path keys) or its top-level key is secret.
+// A ConfigMap's token is plain unless its own key (path keys) or its top-level key is secret; storage:connections is
+// secret as soon as one entry is, so a connection's token is also looked for in the file.
 const plainIn =
   (config: ConfigMap, where: string, byPath?: boolean) =>
   (key: string): PlainAt =>
@@ -139,7 +139,9 @@ export async function checkStackConfig(stack: StackLike): Promise<void> {
   const where = file ? path.basename(file) : "the stack's config file";
   checkConfig(
     Object.fromEntries(Object.entries(config).map(([k, v]) => [k, v.value])),
-    (key, value) => plainIn(config, where)(key) ?? (plainInFiles(dir, stack.name, value) && { where, inline: true }),
+    (key, value) =>
+      plainIn(config, where)(key) ??
+      (key.includes(".") && plainInFiles(dir, stack.name, value) ? { where, inline: true } : undefined),
     { project: readProjectFile(dir)?.name },
   );
 }

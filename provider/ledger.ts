@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { StorageUserError } from "./messages";
 import { nameFromUrn } from "./inputs";
 import type { StorageUser } from "./storage-user";
-import { assertConfig, assertPluginCanStart, urnOf } from "./program";
+import { assertConfig, urnOf } from "./program";
 import { serializableProvider } from "./serializable";
 
 /** A user as the ledger records it: an element of its `current` output (an alias: assignable to Record<string, unknown>). */
@@ -59,7 +59,6 @@ export class StorageUserLedger extends pulumi.dynamic.Resource {
     if (!args || !Array.isArray(args.users))
       throw new StorageUserError("INVALID_INPUT", { problem: "ledgerWithoutUsers", name });
     assertConfig();
-    assertPluginCanStart();
     const entry = (u: StorageUser | LedgerEntry) =>
       pulumi.CustomResource.isInstance(u)
         ? { name: u.urn.apply(nameFromUrn), id: u.id, userName: u.userName, service: u.baseUrl }

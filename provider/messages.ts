@@ -142,10 +142,6 @@ const errors = {
         : `run ${setSecret(d.key, d.path)}`
     } (or ${d.project ? "" : "remove it and "}set ${d.env} in the environment), and rotate the token if that file or the stack's state was shared`,
   ],
-  PLUGIN_CANNOT_START: (d: { dir: string; missing: readonly string[] }) => [
-    `Pulumi will start the dynamic-provider plugin of StorageUser in ${d.dir}, where ${d.missing.join(" and ")} cannot be loaded; nothing was registered`,
-    `install them in ${d.dir} (npm install pulumi-storage-user @pulumi/pulumi), or point the project's main at the directory that has them`,
-  ],
   VERSION_MISMATCH: (d: { wanted: string; running: string }) => [
     `the program's SDK asks for the storage-user plugin v${d.wanted}, but the plugin in plugins.providers is v${d.running}`,
     "use the SDK and the package of one release (docs/go.md)",

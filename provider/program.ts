@@ -1,11 +1,9 @@
-// The program side besides the resources: the checks before the first one registers (configuration,
-// where the plugin starts), the per-run scope a service's many stacks need, and the debug-output guard.
-import * as fs from "node:fs";
+// The program side besides the resources: the config check before the first one registers, the per-run
+// scope a service's many stacks need, and the debug-output guard.
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { checkConfig } from "./config";
-import { StorageUserError } from "./messages";
-import { plainInFiles, readProjectFile, stackConfigFile } from "./project-file";
+import { plainInFiles, stackConfigFile } from "./project-file";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- outside the SDK's typed surface, in every version of the peer range
 const sdkState = () => require("@pulumi/pulumi/runtime/state") as { getStore(): { config?: Record<string, string> } };
@@ -40,38 +38,19 @@ export const assertConfig = perRun(() => {
   const stackFile = root && stackConfigFile(root, pulumi.getStack());
   checkConfig(
     runtime.allConfig(),
-    (key, value) =>
-      (root ? plainInFiles(root, pulumi.getStack(), value) : undefined) ??
-      (secretKeys && !secretKeys.includes(key.split(".")[0])
-        ? { where: stackFile ? path.basename(stackFile) : "the stack's config file", inline: !root }
-        : undefined),
+    (key, value) => {
+      // The engine lists top-level keys: exact for a token of its own, not for storage:connections' entries.
+      const listed = secretKeys?.includes(key.split(".")[0]);
+      if (listed && !key.includes(".")) return undefined;
+      return (
+        (root ? plainInFiles(root, pulumi.getStack(), value) : undefined) ??
+        (secretKeys && !listed
+          ? { where: stackFile ? path.basename(stackFile) : "the stack's config file", inline: !root }
+          : undefined)
+      );
+    },
     { project: pulumi.getProject() },
   );
-});
-
-// Whether `file` is in a node_modules folder Node searches from `dir` (require.resolve would find this package by self-reference).
-function reachable(dir: string, file: string): boolean {
-  const folders = (process.env.NODE_PATH ?? "").split(path.delimiter).filter(Boolean);
-  for (let d = dir; ; d = path.dirname(d)) {
-    if (path.basename(d) !== "node_modules") folders.push(path.join(d, "node_modules"));
-    if (d === path.dirname(d)) break;
-  }
-  return folders.some((f) => fs.existsSync(path.join(f, file)));
-}
-
-// Pulumi starts the dynamic-provider plugin in the program's directory (getPwdMain), resolving @pulumi/pulumi
-// and this package there (pulumi/pulumi#5455). An inline program's is not known here: nothing is refused.
-export const assertPluginCanStart = perRun(() => {
-  const root = projectRoot();
-  if (!root) return;
-  const main = readProjectFile(root)?.main;
-  const full = main ? path.resolve(root, main) : root;
-  const dir = !fs.existsSync(full) ? root : fs.statSync(full).isDirectory() ? full : path.dirname(full);
-  const needed = { "@pulumi/pulumi": "/cmd/dynamic-provider/index.js", "pulumi-storage-user": "/package.json" };
-  const missing = Object.entries(needed)
-    .filter(([name, file]) => !reachable(dir, name + file))
-    .map(([name]) => name);
-  if (missing.length > 0) throw new StorageUserError("PLUGIN_CANNOT_START", { dir, missing });
 });
 
 const RESPONSE_DUMP = /^((?:RegisterResource|ReadResource|getResource Invoke) RPC finished: [\s\S]*?), resp: [\s\S]*$/;

@@ -4,7 +4,7 @@ import { defaults } from "./defaults";
 import { StorageUserError } from "./messages";
 import { argNames, inputFailures, PREVIEW_MARK } from "./inputs";
 import { deriveOutput, OutputName, outputNames, outputs, OutputValues, sourcesOf } from "./model";
-import { assertConfig, assertPluginCanStart, perRun, redactResponseDumps, urnOf } from "./program";
+import { assertConfig, perRun, redactResponseDumps, urnOf } from "./program";
 import { serializableProvider } from "./serializable";
 
 redactResponseDumps(pulumi.log);
@@ -70,11 +70,9 @@ export class StorageUser extends pulumi.dynamic.Resource {
         : undefined;
     if (option) throw new StorageUserError("INVALID_INPUT", { problem: "unsupportedOption", name, option });
     assertConfig();
-    assertPluginCanStart();
     if (args === null || typeof args !== "object")
       throw new StorageUserError("INVALID_INPUT", { problem: "noArguments", name });
-    // Every name is checked (an unknown argument would vanish), and plain values, so a typo fails before
-    // anything runs; Output values are checked by the provider's check once they resolve.
+    // Names and plain values now (an unknown argument would vanish); Output values in the plugin's check.
     const known = (v: unknown) => (pulumi.Output.isInstance(v) || v instanceof Promise ? undefined : v);
     const failures = inputFailures(Object.fromEntries(Object.entries(args).map(([k, v]) => [k, known(v)])), false);
     const unknownName = failures.some((f) => !(argNames as readonly string[]).includes(f.property));
