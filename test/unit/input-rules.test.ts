@@ -3,6 +3,9 @@
 // real CLI how a failure of each kind reaches the user (one case per kind); docs/input-rules.md
 // lists the rules.
 import { afterEach, describe, expect, test } from "vitest";
+import { Settings } from "../../provider/config";
+import { userNameOf } from "../../provider/inputs";
+import { lifecycle } from "../../provider/plugin/lifecycle";
 import * as runtime from "../../provider/runtime";
 
 const PROVIDER = "exports.handler = () => ({});";
@@ -92,4 +95,24 @@ describe("configuration: check refuses each base URL, against no input property"
       expect(failures).toEqual([]);
     },
   );
+});
+
+describe("a generated name: the plugin (YAML, Go) keeps a suffix; a name recorded by 0.4.0 stays", () => {
+  const plugin = lifecycle(new Settings("storage-user"));
+  plugin.configure({
+    config: { get: (k: string) => ({ "storage-user:baseUrl": "https://s.example.com" })[k] },
+  } as never);
+  const urn = "urn:pulumi:dev::p::storage-user:index:StorageUser::app";
+
+  test("a create draws a suffix, no name; an update keeps the suffix; a recorded name stays", async () => {
+    const created = (await plugin.check({}, { __urn: urn })).inputs!;
+    expect(created).not.toHaveProperty("userName");
+    expect(created.__nameSuffix).toMatch(/^[0-9a-f]{7}$/);
+    expect(userNameOf(created, urn)).toBe(`app-${created.__nameSuffix}`);
+    expect((await plugin.check(created, { __urn: urn })).inputs!.__nameSuffix).toBe(created.__nameSuffix);
+    // Inputs as 0.4.0 recorded them: the name generated at check.
+    const recorded = (await plugin.check({ userName: "app-1a2b3c4" }, { __urn: urn })).inputs!;
+    expect([recorded.userName, recorded.__nameSuffix]).toEqual(["app-1a2b3c4", undefined]);
+    expect((await plugin.diff("1", { userName: "app-1a2b3c4", persistPassword: false }, recorded)).changes).toBe(false);
+  });
 });

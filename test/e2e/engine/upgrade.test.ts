@@ -1,7 +1,7 @@
 // Upgrading replaces no user and calls no API, through the real CLI on one stack: a user written
-// with an older, larger serialized provider; state written by release 0.2.0 (commit 6c853a1, a user
-// replaced once, so its ledger has a forgotten entry), whose serialized provider still runs and
-// whose next preview and up change nothing; state written by 0.1.0, rewritten by one update.
+// with an older, larger serialized provider; state written by releases 0.2.0 (commit 6c853a1, a user
+// replaced once, so its ledger has a forgotten entry) and 0.4.0 (76ca546), whose serialized provider
+// still runs and whose next preview and up change nothing; state written by 0.1.0, rewritten by one update.
 // The fixtures (test/programs/upgrade/state-*.json) are imported with their secrets encrypted anew.
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -67,35 +67,38 @@ test.skipIf(onNewestCli)("a user written with an older serialized provider is no
   expect(after.inputs.__provider.length).toBeLessThan(400); // today's format, for the next operation
 });
 
-test("0.2.0's state: refresh runs its serialized provider; preview and up under today's package create, replace and change nothing", async () => {
-  await stack.setConfig({ "upgrade:variant": "new", "upgrade:ledger": "true" });
-  const state = await importFixture("0.2.0");
-  const olds = {
-    user: byType(state.deployment.resources, "StorageUser"),
-    ledger: byType(state.deployment.resources, "StorageUserLedger"),
-  };
-  const outputs = state.deployment.resources.find((r) => r.type === "pulumi:pulumi:Stack")!.outputs;
-  const requests = api.requests.length;
-  // Refresh reads each resource through the __provider in state: 0.2.0's, before any up.
-  ok(await stack.refresh());
-  const refreshed = await recorded();
-  expect(byType(refreshed, "StorageUser").outputs).toEqual(olds.user.outputs);
-  expect(byType(refreshed, "StorageUserLedger").outputs).toEqual(olds.ledger.outputs);
-  for (const r of [await stack.preview(["--diff"]), await stack.up()]) {
-    expect(r.code, r.output).toBe(0);
-    expect(r.output).toMatch(/Resources:\n\s+3 unchanged\n/); // the stack, the user, the ledger
-  }
-  expect(api.requests.length).toBe(requests);
-  const after = await recorded();
-  const [user, ledger] = [byType(after, "StorageUser"), byType(after, "StorageUserLedger")];
-  expect([user.id, ledger.id]).toEqual([olds.user.id, olds.ledger.id]);
-  for (const key of ["userName", "persistPassword", "account", "secrets"])
-    expect(user.outputs[key], key).toEqual(olds.user.outputs[key]);
-  for (const key of ["current", "forgotten"]) expect(ledger.outputs[key], key).toEqual(olds.ledger.outputs[key]);
-  expect(await stack.outputs()).toEqual(outputs);
-  // The credentials stay encrypted at rest after the rewrite.
-  for (const s of secretsOf(olds.user)) expect(stack.stateFileText()).not.toContain(s);
-});
+test.each(["0.2.0", "0.4.0"])(
+  "%s's state: refresh runs its serialized provider; preview and up under today's package create, replace and change nothing",
+  async (version) => {
+    await stack.setConfig({ "upgrade:variant": "new", "upgrade:ledger": "true" });
+    const state = await importFixture(version);
+    const olds = {
+      user: byType(state.deployment.resources, "StorageUser"),
+      ledger: byType(state.deployment.resources, "StorageUserLedger"),
+    };
+    const outputs = state.deployment.resources.find((r) => r.type === "pulumi:pulumi:Stack")!.outputs;
+    const requests = api.requests.length;
+    // Refresh reads each resource through the __provider in state: 0.2.0's, before any up.
+    ok(await stack.refresh());
+    const refreshed = await recorded();
+    expect(byType(refreshed, "StorageUser").outputs).toEqual(olds.user.outputs);
+    expect(byType(refreshed, "StorageUserLedger").outputs).toEqual(olds.ledger.outputs);
+    for (const r of [await stack.preview(["--diff"]), await stack.up()]) {
+      expect(r.code, r.output).toBe(0);
+      expect(r.output).toMatch(/Resources:\n\s+3 unchanged\n/); // the stack, the user, the ledger
+    }
+    expect(api.requests.length).toBe(requests);
+    const after = await recorded();
+    const [user, ledger] = [byType(after, "StorageUser"), byType(after, "StorageUserLedger")];
+    expect([user.id, ledger.id]).toEqual([olds.user.id, olds.ledger.id]);
+    for (const key of ["userName", "persistPassword", "account", "secrets"])
+      expect(user.outputs[key], key).toEqual(olds.user.outputs[key]);
+    for (const key of ["current", "forgotten"]) expect(ledger.outputs[key], key).toEqual(olds.ledger.outputs[key]);
+    expect(await stack.outputs()).toEqual(outputs);
+    // The credentials stay encrypted at rest after the rewrite.
+    for (const s of secretsOf(olds.user)) expect(stack.stateFileText()).not.toContain(s);
+  },
+);
 
 // A destroy's path is lifecycle's on the newest CLI.
 test.skipIf(onNewestCli)(
