@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
 import { repoRoot, userPath } from "../../../scripts/toolchain";
-import { failed, ok, onNewestCli, packedTarball, run, shBlocks } from "../../support/cli-project";
+import { failed, ok, packedTarball, run, shBlocks } from "../../support/cli-project";
 import { filesUnder, hits, secretsOf, withEncodings } from "../../support/secrets";
 
 const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
@@ -95,44 +95,40 @@ test("the README's set-up and preview run as written, without a token, calling n
   fs.writeFileSync(pulumiYaml(), exported.trimEnd() + "\n" + more.map((k) => `  ${k}: \${app.${k}}\n`).join(""));
 });
 
-// The plugin's own checks of its configuration, which no CLI version changes: the pinned CLI's run, on a stack of
-// its own, as the CLI's update history keeps the config of each refused update (docs/configuration.md).
-test.skipIf(onNewestCli)(
-  "a token in plain stack config, or a misspelt key, is refused before the engine records anything, even by up --skip-preview",
-  async () => {
-    try {
-      const plain = failed(
-        await inProgram(
-          `pulumi stack init plain && pulumi config set storage-user:baseUrl ${api.url} && printf %s ${token} | pulumi config set --plaintext storage-user:accessToken && pulumi up --yes --skip-preview`,
-        ),
-      );
-      expect(plain.output).toContain(
-        "[CONFIG_NOT_SECRET] storage-user:accessToken is set in plain text in the stack configuration (Pulumi.plain.yaml); Pulumi would write it unencrypted into the state, its history and backups",
-      );
-      expect(plain.output).toContain(
-        "run `pulumi config set --secret storage-user:accessToken` and enter the token at its prompt (or pipe it in)",
-      );
-      // A misspelt key is refused too, even secret: it is no setting, and a plain one would sit in the state.
-      const typo = failed(
-        await inProgram(
-          `pulumi config rm storage-user:accessToken && printf %s ${token} | pulumi config set --secret storage-user:accessTokn && pulumi up --yes --skip-preview`,
-        ),
-      );
-      expect(typo.output).toContain(
-        '[CONFIG_INVALID] "storage-user:accessTokn" is not a setting of pulumi-storage-user, which reads only storage-user:baseUrl and storage-user:accessToken (did you mean storage-user:accessToken?)',
-      );
-      // The stack's file, its .bak and backups hold no token: CheckConfig refuses before the engine records the provider.
-      const places = filesUnder(path.join(work, "state")).filter(([f]) => !f.includes(`${path.sep}history${path.sep}`));
-      expect(places.map(([f]) => path.basename(f))).toContain("plain.json");
-      places.push(["up output", plain.output + typo.output]);
-      expect(hits(places, withEncodings([["the API token", token]]))).toEqual([]);
-      expect(api.requests).toHaveLength(0);
-    } finally {
-      ok(await pulumi("stack rm plain --yes --force"));
-      ok(await pulumi("stack select dev"));
-    }
-  },
-);
+// On a stack of its own: the CLI's update history keeps the config of each refused update (docs/configuration.md).
+test("a token in plain stack config, or a misspelt key, is refused before the engine records anything, even by up --skip-preview", async () => {
+  try {
+    const plain = failed(
+      await inProgram(
+        `pulumi stack init plain && pulumi config set storage-user:baseUrl ${api.url} && printf %s ${token} | pulumi config set --plaintext storage-user:accessToken && pulumi up --yes --skip-preview`,
+      ),
+    );
+    expect(plain.output).toContain(
+      "[CONFIG_NOT_SECRET] storage-user:accessToken is set in plain text in the stack configuration (Pulumi.plain.yaml); Pulumi would write it unencrypted into the state, its history and backups",
+    );
+    expect(plain.output).toContain(
+      "run `pulumi config set --secret storage-user:accessToken` and enter the token at its prompt (or pipe it in)",
+    );
+    // A misspelt key is refused too: it is no setting, and as the provider's input it would sit in the state.
+    const typo = failed(
+      await inProgram(
+        `pulumi config rm storage-user:accessToken && printf %s ${token} | pulumi config set --plaintext storage-user:accessTokn && pulumi up --yes --skip-preview`,
+      ),
+    );
+    expect(typo.output).toContain(
+      '[CONFIG_INVALID] "storage-user:accessTokn" is not a setting of pulumi-storage-user, which reads only storage-user:baseUrl and storage-user:accessToken (did you mean storage-user:accessToken?)',
+    );
+    // The stack's file, its .bak and backups hold no token: CheckConfig refuses before the engine records the provider.
+    const places = filesUnder(path.join(work, "state")).filter(([f]) => !f.includes(`${path.sep}history${path.sep}`));
+    expect(places.map(([f]) => path.basename(f))).toContain("plain.json");
+    places.push(["up output", plain.output + typo.output]);
+    expect(hits(places, withEncodings([["the API token", token]]))).toEqual([]);
+    expect(api.requests).toHaveLength(0);
+  } finally {
+    ok(await pulumi("stack rm plain --yes --force"));
+    ok(await pulumi("stack select dev"));
+  }
+});
 
 test("up creates one user; every output secret exactly where the schema says; no secret in state, history, backups or the config file", async () => {
   const r = ok(await sh(`cd examples/yaml\n${readmeBlocks()[1]}`, { STORAGE_ACCESS_TOKEN: token }));
