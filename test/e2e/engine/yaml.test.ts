@@ -183,7 +183,7 @@ test("rotation by up --replace (README) makes a new user, naming the old one; an
   expect(hits([...filesUnder(path.join(work, "state")), ["up output", r.output]], needles)).toEqual([]);
 });
 
-test("bad input and a missing base URL are refused at preview with the TypeScript resource's messages, before any request", async () => {
+test("bad input and a missing base URL (set in the TypeScript namespace) are refused at preview with the TypeScript resource's messages, before any request", async () => {
   const before = api.requests.length;
   const bad = failed(
     await withResources(
@@ -198,11 +198,11 @@ test("bad input and a missing base URL are refused at preview with the TypeScrip
   // Put back whatever the preview does (bash -e would stop at its failure).
   const noUrl = failed(
     await inProgram(
-      `pulumi config rm storage-user:baseUrl; s=0; pulumi preview || s=$?; pulumi config set storage-user:baseUrl ${api.url}; exit $s`,
+      `pulumi config rm storage-user:baseUrl; pulumi config set storage:baseUrl ${api.url}; s=0; pulumi preview || s=$?; pulumi config rm storage:baseUrl; pulumi config set storage-user:baseUrl ${api.url}; exit $s`,
     ),
   );
   expect(noUrl.output).toContain(
-    "[CONFIG_MISSING] no storage API address is configured: run `pulumi config set storage-user:baseUrl https://<api-host>`, or set STORAGE_API_URL in the environment of the pulumi command",
+    "[CONFIG_MISSING] no storage API address is configured: run `pulumi config set storage-user:baseUrl https://<api-host>`, or set STORAGE_API_URL in the environment of the pulumi command (storage:… keys are for TypeScript programs)",
   );
   expect(api.requests.length).toBe(before);
 });
