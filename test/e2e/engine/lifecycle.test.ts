@@ -354,7 +354,7 @@ describe("refused at preview, before any request", () => {
     [
       "deleteBeforeReplace",
       { deleteBeforeReplace: true },
-      "sets the resource option deleteBeforeReplace, which cannot work here: the API has no delete call",
+      "sets the resource option deleteBeforeReplace, which cannot work here: with no delete call the old user stays on the service under its name",
     ],
     [
       'replaceOnChanges: ["*"]',
