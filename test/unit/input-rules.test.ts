@@ -54,10 +54,10 @@ describe("inputs: check refuses each value, naming the property", () => {
     ["non-ASCII userName", { userName: "app-prød-ü" }],
     ["persistPassword false", { userName: "ok-e", persistPassword: false }],
     ["userName unknown during preview", { userName: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" }],
-  ])("accepted: %s", async (_label, args) => {
+  ])("accepted with no token configured, persistPassword's default filled in: %s", async (_label, args) => {
     useConfig({ "storage:baseUrl": "https://storage.example.com" });
-    const { failures } = await runtime.check({}, { ...args, __provider: PROVIDER });
-    expect(failures).toEqual([]);
+    const checked = await runtime.check({}, { ...args, __provider: PROVIDER });
+    expect(checked).toEqual({ inputs: { persistPassword: false, ...args, __provider: PROVIDER }, failures: [] });
   });
 });
 
