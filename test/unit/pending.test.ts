@@ -57,6 +57,7 @@ const exported = {
 };
 
 /** The same stack later: a recovery `up` created `alice` under her given name; the pending operations outlive it. */
+const alice = { userName: "alice", connection: "eu" };
 const later = {
   version: 3,
   deployment: {
@@ -64,51 +65,24 @@ const later = {
     manifest: { ...exported.deployment.manifest, time: "2026-11-25T01:00:00Z" },
     resources: [
       ...exported.deployment.resources,
-      {
-        urn: urn("named"),
-        custom: true,
-        id: "1002",
-        type: TYPE,
-        inputs: { userName: "alice", connection: "eu" },
-        outputs: { userName: "alice", connection: "eu" },
-      },
+      { urn: urn("named"), custom: true, id: "1002", type: TYPE, inputs: { ...alice }, outputs: { ...alice } },
     ],
   },
 };
+const checkpointOf = (deployment: object) => ({ version: 3, checkpoint: { stack: "dev", latest: deployment } });
 
 describe("pendingStorageUsers", () => {
   test("lists exactly the pending StorageUser creates, from an export, its .deployment and a file backend checkpoint", () => {
+    const unaccounted = (name: string, userName?: string, connection?: string, connectionIsSecret = false) => {
+      return { userName, connection, connectionIsSecret, urn: urn(name), operation: "creating", status: "unaccounted" };
+    };
     const expected = [
-      {
-        userName: "su-7k2m9x",
-        connection: undefined,
-        connectionIsSecret: false,
-        urn: urn("auto-0"),
-        operation: "creating",
-        status: "unaccounted",
-      },
-      {
-        userName: "alice",
-        connection: "eu",
-        connectionIsSecret: false,
-        urn: urn("named"),
-        operation: "creating",
-        status: "unaccounted",
-      },
-      {
-        userName: undefined,
-        connection: undefined,
-        connectionIsSecret: true,
-        urn: urn("hidden"),
-        operation: "creating",
-        status: "unaccounted",
-      },
+      unaccounted("auto-0", "su-7k2m9x"),
+      unaccounted("named", "alice", "eu"),
+      unaccounted("hidden", undefined, undefined, true),
     ];
-    expect(pendingStorageUsers(exported)).toEqual(expected);
-    expect(pendingStorageUsers(exported.deployment)).toEqual(expected);
-    expect(pendingStorageUsers({ version: 3, checkpoint: { stack: "dev", latest: exported.deployment } })).toEqual(
-      expected,
-    );
+    for (const input of [exported, exported.deployment, checkpointOf(exported.deployment)])
+      expect(pendingStorageUsers(input)).toEqual(expected);
   });
 
   test("a YAML or Go program's create (the plugin's type): the name its suffix gives, in stack once recorded", () => {
@@ -128,11 +102,13 @@ describe("pendingStorageUsers", () => {
   });
 
   test("nothing pending: an empty list (also for an empty stack's checkpoint and export)", () => {
-    expect(
-      pendingStorageUsers({ version: 3, deployment: { manifest: {}, resources: exported.deployment.resources } }),
-    ).toEqual([]);
-    expect(pendingStorageUsers({ version: 3, checkpoint: { stack: "dev" } })).toEqual([]);
-    expect(pendingStorageUsers({ version: 3, deployment: { manifest: {} } })).toEqual([]);
+    const resources = exported.deployment.resources;
+    for (const input of [
+      { deployment: { manifest: {}, resources } },
+      { checkpoint: { stack: "dev" } },
+      { deployment: { manifest: {} } },
+    ])
+      expect(pendingStorageUsers({ version: 3, ...input })).toEqual([]);
   });
 
   test("lines name user, service and URN, and never a secret value", () => {
@@ -145,14 +121,13 @@ describe("pendingStorageUsers", () => {
   });
 
   test("several deployments (an export and history checkpoints): each user once, its status read against the newest", () => {
-    const checkpoint = { version: 3, checkpoint: { stack: "dev", latest: exported.deployment } };
+    const checkpoint = checkpointOf(exported.deployment);
     // Given in any order: the newest by manifest time is the reference.
     for (const inputs of [
       [checkpoint, later, checkpoint],
       [later, checkpoint],
     ]) {
-      const found = pendingStorageUsers(inputs);
-      expect(found.map((p) => [p.userName, p.status])).toEqual([
+      expect(pendingStorageUsers(inputs).map((p) => [p.userName, p.status])).toEqual([
         ["su-7k2m9x", "unaccounted"],
         ["alice", "in stack"],
         [undefined, "unaccounted"],
@@ -160,28 +135,17 @@ describe("pendingStorageUsers", () => {
     }
     // The same user name on another connection is another user: not in the stack.
     const elsewhere = structuredClone(later);
-    const moved = elsewhere.deployment.resources[1] as {
-      inputs: { connection?: string };
-      outputs: { connection?: string };
-    };
+    const moved = elsewhere.deployment.resources[1] as { inputs: typeof alice; outputs: typeof alice };
     moved.inputs.connection = moved.outputs.connection = "us";
-    expect(pendingStorageUsers([checkpoint, elsewhere]).find((p) => p.userName === "alice")?.status).toBe(
-      "unaccounted",
-    );
+    const found = pendingStorageUsers([checkpoint, elsewhere]);
+    expect(found.find((p) => p.userName === "alice")?.status).toBe("unaccounted");
   });
 
   test("dealtWith: names, or lines an earlier run printed, mark those users dealt with", () => {
     const earlier = pendingStorageUsers(exported).map(formatPendingStorageUser);
-    expect(pendingStorageUsers(exported, { dealtWith: [earlier[0]] }).map((p) => p.status)).toEqual([
-      "dealt with",
-      "unaccounted",
-      "unaccounted",
-    ]);
-    expect(pendingStorageUsers(exported, { dealtWith: ["alice", "", "  "] }).map((p) => p.status)).toEqual([
-      "unaccounted",
-      "dealt with",
-      "unaccounted",
-    ]);
+    const statuses = (dealtWith: string[]) => pendingStorageUsers(exported, { dealtWith }).map((p) => p.status);
+    expect(statuses([earlier[0]])).toEqual(["dealt with", "unaccounted", "unaccounted"]);
+    expect(statuses(["alice", "", "  "])).toEqual(["unaccounted", "dealt with", "unaccounted"]);
   });
 
   test.each([
@@ -191,16 +155,12 @@ describe("pendingStorageUsers", () => {
     ["an object of another kind", { stack: "dev" }],
     ["pending_operations not a list", { deployment: { pending_operations: {} } }],
   ])("%s: StorageUserError [PENDING_INPUT_UNREADABLE]", (_what, input) => {
-    let caught: unknown;
-    try {
-      pendingStorageUsers(input);
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(StorageUserError);
-    expect((caught as StorageUserError).code).toBe("PENDING_INPUT_UNREADABLE");
-    expect((caught as Error).message).toMatch(
-      /^\[PENDING_INPUT_UNREADABLE\] .*: pass the output of `pulumi stack export`/,
+    expect(() => pendingStorageUsers(input)).toThrow(StorageUserError);
+    expect(() => pendingStorageUsers(input)).toThrow(
+      expect.objectContaining({
+        code: "PENDING_INPUT_UNREADABLE",
+        message: expect.stringMatching(/^\[PENDING_INPUT_UNREADABLE\] .*: pass the output of `pulumi stack export`/),
+      }),
     );
   });
 });
@@ -212,63 +172,49 @@ describe('the bin, as built (package.json "bin")', () => {
   /** `pulumi-storage-user ...` as npx starts it: the bin's file under this Node.js. */
   const npx = (args: string[], input?: string) =>
     spawnSync(process.execPath, [bin, ...args], { cwd: work, input, encoding: "utf8" });
+  /** Writes `content` as JSON to a file of the work directory; its path. */
+  const file = (name: string, content: object) => {
+    fs.writeFileSync(path.join(work, name), JSON.stringify(content));
+    return path.join(work, name);
+  };
+  /** The status column of each line printed. */
+  const statuses = (stdout: string) =>
+    stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.split("\t")[3]);
 
-  test("pending on standard input: one line per user, exit 1", () => {
-    const r = npx(["pending"], JSON.stringify(exported));
-    expect(r.status).toBe(1);
-    expect(r.stdout.trim().split("\n")).toEqual(pendingStorageUsers(exported).map(formatPendingStorageUser));
-    expect(r.stderr).toContain("3 StorageUser create(s) were in flight");
-    expect(r.stdout + r.stderr).not.toContain(SECRET_NAME);
-    expect(r.stdout + r.stderr).not.toContain(SECRET_CONN);
-  });
-
-  test("pending on a file; none pending: exit 0 and no output", () => {
-    const file = path.join(work, "export.json");
-    fs.writeFileSync(file, JSON.stringify(exported));
-    const r = npx(["pending", file]);
-    expect(r.status).toBe(1);
-    expect(r.stdout.trim().split("\n")).toHaveLength(3);
-    const clean = path.join(work, "clean.json");
-    fs.writeFileSync(clean, JSON.stringify({ version: 3, deployment: { manifest: {}, resources: [] } }));
-    const none = npx(["pending", clean]);
+  test("pending on standard input or a file: one line per user, exit 1; none pending: exit 0 and no output", () => {
+    for (const r of [npx(["pending"], JSON.stringify(exported)), npx(["pending", file("export.json", exported)])]) {
+      expect(r.status).toBe(1);
+      expect(r.stdout.trim().split("\n")).toEqual(pendingStorageUsers(exported).map(formatPendingStorageUser));
+      expect(r.stderr).toContain("3 StorageUser create(s) were in flight");
+      expect(r.stdout + r.stderr).not.toContain(SECRET_NAME);
+      expect(r.stdout + r.stderr).not.toContain(SECRET_CONN);
+    }
+    const none = npx(["pending", file("clean.json", { version: 3, deployment: { manifest: {}, resources: [] } })]);
     expect([none.status, none.stdout]).toEqual([0, ""]);
   });
 
   test("several files and standard input: each user once with its status; --dealt-with takes an earlier run's output; exit 0 once none is unaccounted", () => {
-    const first = path.join(work, "checkpoint-1.json");
-    const second = path.join(work, "checkpoint-2.json");
-    fs.writeFileSync(first, JSON.stringify({ version: 3, checkpoint: { stack: "dev", latest: exported.deployment } }));
-    fs.writeFileSync(second, JSON.stringify({ version: 3, checkpoint: { stack: "dev", latest: later.deployment } }));
+    const first = file("checkpoint-1.json", checkpointOf(exported.deployment));
+    const second = file("checkpoint-2.json", checkpointOf(later.deployment));
     const r = npx(["pending", "-", first, second], JSON.stringify(exported));
     expect(r.status).toBe(1);
-    const lines = r.stdout.trim().split("\n");
-    expect(lines.map((l) => l.split("\t")[3])).toEqual(["unaccounted", "in stack", "unaccounted"]);
+    expect(statuses(r.stdout)).toEqual(["unaccounted", "in stack", "unaccounted"]);
     expect(r.stderr).toContain("3 StorageUser create(s) were in flight when a run stopped; 2 unaccounted");
     // The operator works through the list and keeps it; the next run names nothing new.
     const kept = path.join(work, "dealt-with.txt");
-    fs.writeFileSync(kept, lines.join("\n"));
+    fs.writeFileSync(kept, r.stdout.trim());
     const again = npx(["pending", "--dealt-with", kept, first, second]);
-    expect(
-      again.stdout
-        .trim()
-        .split("\n")
-        .map((l) => l.split("\t")[3]),
-    ).toEqual(["dealt with", "in stack", "unaccounted"]);
+    expect(statuses(again.stdout)).toEqual(["dealt with", "in stack", "unaccounted"]);
     // The secret-named user cannot be matched by name: it stays unaccounted until the operator sees it with --show-secrets.
     expect(again.status).toBe(1);
     const withoutSecret = structuredClone(later);
-    withoutSecret.deployment.pending_operations = withoutSecret.deployment.pending_operations.filter(
-      (o) => o.resource.urn !== urn("hidden"),
-    );
-    fs.writeFileSync(second, JSON.stringify({ version: 3, deployment: withoutSecret.deployment }));
-    const done = npx(["pending", "--dealt-with", kept, second]);
-    expect([
-      done.status,
-      done.stdout
-        .trim()
-        .split("\n")
-        .map((l) => l.split("\t")[3]),
-    ]).toEqual([0, ["dealt with", "in stack"]]);
+    const ops = withoutSecret.deployment.pending_operations;
+    withoutSecret.deployment.pending_operations = ops.filter((o) => o.resource.urn !== urn("hidden"));
+    const done = npx(["pending", "--dealt-with", kept, file("checkpoint-2.json", withoutSecret)]);
+    expect([done.status, statuses(done.stdout)]).toEqual([0, ["dealt with", "in stack"]]);
     expect(done.stderr).toContain("0 unaccounted");
   });
 
@@ -293,32 +239,16 @@ describe('the bin, as built (package.json "bin")', () => {
     },
   );
 
-  test.each([
+  test.each<[string, string[], string | undefined, RegExp]>([
     ["not JSON", ["pending"], "{ not json", /^\[PENDING_INPUT_UNREADABLE\] standard input is not JSON \(10 bytes\)/],
     ["empty input", ["pending"], "", /^\[PENDING_INPUT_UNREADABLE\] standard input is not JSON \(empty\)/],
     ["no deployment", ["pending"], '{"stack":"dev"}', /^\[PENDING_INPUT_UNREADABLE\] the input has neither/],
-    [
-      "missing file",
-      ["pending", "/nonexistent/export.json"],
-      undefined,
-      /^\[PENDING_INPUT_UNREADABLE\] cannot read \/nonexistent\/export.json \(ENOENT\)/,
-    ],
+    ["a missing file", ["pending", "/nope"], undefined, /^\[PENDING_INPUT_UNREADABLE\] cannot read \/nope \(ENOENT\)/],
     ["unknown command", ["frobnicate"], undefined, /^\[USAGE\] unknown command/],
-    [
-      "--dealt-with without its file",
-      ["pending", "--dealt-with"],
-      "{}",
-      /^\[USAGE\] Option '--dealt-with <value>' argument missing/,
-    ],
+    ["no file", ["pending", "--dealt-with"], "{}", /^\[USAGE\] Option '--dealt-with <value>' argument missing/],
   ])("%s: exit 2 with a coded message", (_what, args, input, message) => {
     const r = npx(args, input);
-    expect(r.status).toBe(2);
-    expect(r.stdout).toBe("");
-    expect(
-      r.stderr
-        .split("\n")
-        .filter((l) => !l.startsWith("npm warn"))
-        .join("\n"),
-    ).toMatch(message);
+    expect([r.status, r.stdout]).toEqual([2, ""]);
+    expect(r.stderr.replace(/^npm warn.*\n/gm, "")).toMatch(message);
   });
 });
