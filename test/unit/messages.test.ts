@@ -26,49 +26,20 @@ const service = "https://api.storage.example.com/";
 const url = "https://api.example.test/storage/users";
 const reach = { url, detail: echo, source: "storage:baseUrl" };
 const keys = { key: "storage:accessToken", env: "STORAGE_ACCESS_TOKEN", path: false };
+const eu = { connection: "eu", env: "STORAGE_API_URL_EU" };
+const pasword = { property: "pasword", reason: "r" };
 
 const cases: ErrorArgs[] = [
   ["INVALID_INPUT", { problem: "noArguments", name: "app" }],
-  [
-    "INVALID_INPUT",
-    {
-      problem: "invalidArguments",
-      name: "app",
-      failures: [{ property: "pasword", reason: "r" }],
-      accepted: ["userName"],
-    },
-  ],
+  ["INVALID_INPUT", { problem: "invalidArguments", name: "app", failures: [pasword], accepted: ["userName"] }],
   ["INVALID_INPUT", { problem: "notADuration", text: "5 minutes" }],
   ["INVALID_INPUT", { problem: "unsupportedOption", name: "app", option: "deleteBeforeReplace" }],
   ["INVALID_INPUT", { problem: "ledgerWithoutUsers", name: "ledger" }],
-  [
-    "CONFIG_MISSING",
-    {
-      setting: "address",
-      connection: "eu",
-      key: "storage:connections.eu.baseUrl",
-      env: "STORAGE_API_URL_EU",
-      path: true,
-    },
-  ],
+  ["CONFIG_MISSING", { setting: "address", ...eu, key: "storage:connections.eu.baseUrl", path: true }],
   ["CONFIG_MISSING", { setting: "access token", ...keys }],
-  [
-    "CONFIG_MISSING",
-    { setting: "access token", connection: "eu", key: "", env: "STORAGE_ACCESS_TOKEN_EU", path: false },
-  ],
-  [
-    "CONFIG_INVALID",
-    {
-      problem: "unknownKeys",
-      keys: ["storage:accessTokn"],
-      known: ["storage:accessToken"],
-      suggest: "storage:accessToken",
-    },
-  ],
-  [
-    "CONFIG_INVALID",
-    { problem: "notAnObject", key: "storage:connections", expected: "an object of named connections" },
-  ],
+  ["CONFIG_MISSING", { setting: "access token", ...eu, key: "", env: "STORAGE_ACCESS_TOKEN_EU", path: false }],
+  ["CONFIG_INVALID", { problem: "unknownKeys", keys: [`${keys.key}n`], known: [keys.key], suggest: keys.key }],
+  ["CONFIG_INVALID", { problem: "notAnObject", key: "storage:connections", expected: "an object of connections" }],
   ["CONFIG_INVALID", { problem: "notAString", key: "storage:accessToken", secret: true, path: false }],
   ["CONFIG_INVALID", { problem: "badConnectionName", key: "storage:connections", name: "EU" }],
   ["CONFIG_INVALID", { problem: "tokenWhitespace", source: "STORAGE_ACCESS_TOKEN" }],
@@ -131,16 +102,11 @@ test("every message of the catalogue is in the table, one error type, and every 
   expect(rows("## Warnings")).toEqual([...warningCodes].sort());
 });
 
+// A recorded failure's message, as update repeats it: create.test.ts ("update of a recorded resource").
 test("the recorded-failure messages name what may exist and the way out", () => {
   const urn = "urn:pulumi:dev::infra::pulumi-nodejs:dynamic/storage:StorageUser::app";
-  const unusable = errorText("RESPONSE_UNUSABLE", {
-    problem: "created",
-    userId: 7,
-    userName: "app-prod",
-    service,
-    problems: [],
-    urn,
-  });
+  const created = { problem: "created", userId: 7, userName: "app-prod", service, problems: [], urn } as const;
+  const unusable = errorText("RESPONSE_UNUSABLE", created);
   expect(unusable.what).toContain("storage user 7 ('app-prod') was created on https://api.storage.example.com/ but");
   expect(unusable.todo).toContain(
     `delete user 7 on the service, then run \`pulumi up --replace '${urn}'\` to create a new user, or \`pulumi state delete '${urn}'\``,
@@ -149,9 +115,6 @@ test("the recorded-failure messages name what may exist and the way out", () => 
     errorText("OUTCOME_UNKNOWN", { problem: "noVerdict", userName: "app-prod", service, detail: "HTTP 502" }).what,
   ).toBe(
     "the create request for 'app-prod' was sent but no verdict came back (HTTP 502): a storage user 'app-prod' may have been created on https://api.storage.example.com/; the stack records it as unconfirmed so the next up does not create a second one",
-  );
-  expect(new StorageUserError("OUTCOME_UNKNOWN", failure).message).toBe(
-    "[OUTCOME_UNKNOWN] w (recorded 2026-01-01T00:00:00Z; not created again on its own): t",
   );
 });
 
