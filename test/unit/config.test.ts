@@ -107,20 +107,15 @@ describe("checkConfig, the one check", () => {
     expect(r.message).not.toContain(secret);
   });
 
-  test.each([
+  const euToken = "storage:connections.eu.accessToken";
+  /** storage:connections as one whole value, `connections` as JSON text. */
+  const connectionsValue = (connections: object, secret?: boolean) => ({
+    "storage:connections": { value: JSON.stringify(connections), secret },
+  });
+  test.each<[string, ConfigMapLike, { path?: boolean }, string]>([
     ["the token", { "storage:accessToken": { value: secret } }, {}, "storage:accessToken"],
-    [
-      "a connection's token, path key",
-      { "storage:connections.eu.accessToken": { value: secret } },
-      { path: true },
-      "storage:connections.eu.accessToken",
-    ],
-    [
-      "a connection's token, whole object not secret",
-      { "storage:connections": { value: JSON.stringify({ eu: { accessToken: secret } }) } },
-      {},
-      "storage:connections.eu.accessToken",
-    ],
+    ["a connection's token, path key", { [euToken]: { value: secret } }, { path: true }, euToken],
+    ["a connection's token, whole object not secret", connectionsValue({ eu: { accessToken: secret } }), {}, euToken],
   ])("%s without secret: [CONFIG_NOT_SECRET] with the setAllConfig fix", (_what, config, options, key) => {
     const r = outcome(() => checkStorageConfig(config, options));
     expect(r.code).toBe("CONFIG_NOT_SECRET");
@@ -130,20 +125,17 @@ describe("checkConfig, the one check", () => {
   });
 
   test("secret tokens and a base URL pass, as whole values and path keys", () => {
-    const whole: ConfigMapLike = {
+    const values: ConfigMapLike = {
       "storage:baseUrl": { value: "https://api.example" },
       "storage:accessToken": { value: secret, secret: true },
-      "storage:connections": {
-        value: JSON.stringify({ eu: { baseUrl: "https://eu.example", accessToken: secret } }),
-        secret: true,
-      },
+      ...connectionsValue({ eu: { baseUrl: "https://eu.example", accessToken: secret } }, true),
     };
     const paths: ConfigMapLike = {
       "storage:connections.eu.baseUrl": { value: "https://eu.example" },
-      "storage:connections.eu.accessToken": { value: secret, secret: true },
+      [euToken]: { value: secret, secret: true },
       "aws:region": { value: "eu-west-1" },
     };
-    expect(outcome(() => checkStorageConfig(whole)).message).toBe("(nothing thrown)");
+    expect(outcome(() => checkStorageConfig(values)).message).toBe("(nothing thrown)");
     expect(outcome(() => checkStorageConfig(paths, { path: true })).message).toBe("(nothing thrown)");
   });
 });

@@ -16,16 +16,8 @@ describe("ledger logic", () => {
       { id: "2", userName: "batch-v1", resourceName: "batch", at: "t1", why: "removed", onService: "exists" },
     ]);
     const later = reconcile(outputs, [], ["2"], "t2");
-    expect(later.added).toEqual([
-      {
-        id: "unconfirmed-x",
-        userName: "app-v2",
-        resourceName: "app",
-        at: "t2",
-        why: "removed",
-        onService: "may exist",
-      },
-    ]);
+    const unconfirmed = { id: "unconfirmed-x", userName: "app-v2", resourceName: "app", at: "t2" };
+    expect(later.added).toEqual([{ ...unconfirmed, why: "removed", onService: "may exist" }]);
     expect(later.outputs.forgotten.map((f) => f.id)).toEqual(["1", "unconfirmed-x"]);
   });
 
@@ -34,15 +26,10 @@ describe("ledger logic", () => {
   });
 
   test("diff: order does not matter, unknown ids do, and it never replaces the ledger", async () => {
-    expect(await diff("l", { ...start } as any, { users: [b, a], cleanedUp: [] })).toEqual({
-      changes: false,
-      replaces: [],
-    });
-    expect(await diff("l", { ...start } as any, { users: [a, { ...b, id: UNKNOWN }] })).toEqual({
-      changes: true,
-      replaces: [],
-    });
-    expect(await diff("l", { ...start } as any, { users: [a] })).toEqual({ changes: true, replaces: [] });
+    const diffTo = (news: Record<string, unknown>) => diff("l", { ...start }, news);
+    expect(await diffTo({ users: [b, a], cleanedUp: [] })).toEqual({ changes: false, replaces: [] });
+    expect(await diffTo({ users: [a, { ...b, id: UNKNOWN }] })).toEqual({ changes: true, replaces: [] });
+    expect(await diffTo({ users: [a] })).toEqual({ changes: true, replaces: [] });
   });
 
   test("check rejects two users under one name and malformed ids", async () => {
