@@ -27,19 +27,9 @@ describe("inputs: check refuses each value, naming the property", () => {
     ["control character", { userName: "app\u0007" }, "userName", "must not contain control characters"],
     ["newline", { userName: "app\nprod" }, "userName", "must not contain control characters or line breaks"],
     ["line separator U+2028", { userName: "app\u2028prod" }, "userName", "must not contain control characters"],
-    [
-      'persistPassword "true"',
-      { userName: "ok-f", persistPassword: "true" },
-      "persistPassword",
-      'must be true or false, got "true"',
-    ],
+    ['persistPassword "true"', { persistPassword: "true" }, "persistPassword", 'must be true or false, got "true"'],
     ["persistPassword 1", { userName: "ok-g", persistPassword: 1 }, "persistPassword", "must be true or false, got 1"],
-    [
-      "an unknown argument, its value not echoed",
-      { userName: "ok-h", pasword: "hunter2" },
-      "pasword",
-      "is not a StorageUser argument",
-    ],
+    ["an unknown argument, its value not echoed", { pasword: "hunter2" }, "pasword", "is not a StorageUser argument"],
   ])("%s", async (_label, args, property, reason) => {
     useConfig({ "storage:baseUrl": "https://storage.example.com" });
     const { failures } = await runtime.check({}, { ...args, __provider: PROVIDER });
@@ -62,22 +52,19 @@ describe("inputs: check refuses each value, naming the property", () => {
 });
 
 describe("configuration: check refuses each base URL, against no input property", () => {
+  const invalid = "[CONFIG_INVALID] storage:baseUrl";
   test.each<[string, string | undefined, string]>([
     ["missing", undefined, "[CONFIG_MISSING] no storage API address is configured"],
-    ["not a URL", "storage.example.com/api", "[CONFIG_INVALID] storage:baseUrl is not an absolute URL"],
-    ["ftp:// scheme", "ftp://127.0.0.1/", "[CONFIG_INVALID] storage:baseUrl uses ftp:"],
+    ["not a URL", "storage.example.com/api", `${invalid} is not an absolute URL`],
+    ["ftp:// scheme", "ftp://127.0.0.1/", `${invalid} uses ftp:`],
     [
       "plain http:// to a remote host",
       "http://storage.example.com",
-      "[CONFIG_INVALID] storage:baseUrl is plain http:// to storage.example.com",
+      `${invalid} is plain http:// to storage.example.com`,
     ],
-    [
-      "credentials in the URL",
-      "https://admin:s3cr3t-pw@storage.example.com",
-      "[CONFIG_INVALID] storage:baseUrl contains user info",
-    ],
-    ["a query", "https://storage.example.com/?tenant=1", "[CONFIG_INVALID] storage:baseUrl has a query or fragment"],
-    ["a fragment", "https://storage.example.com/#api", "[CONFIG_INVALID] storage:baseUrl has a query or fragment"],
+    ["credentials in the URL", "https://admin:s3cr3t-pw@storage.example.com", `${invalid} contains user info`],
+    ["a query", "https://storage.example.com/?tenant=1", `${invalid} has a query or fragment`],
+    ["a fragment", "https://storage.example.com/#api", `${invalid} has a query or fragment`],
   ])("%s", async (_label, url, text) => {
     useConfig({ "storage:baseUrl": url });
     const { failures } = await runtime.check({}, { userName: "cfg-user", __provider: PROVIDER });
