@@ -9,13 +9,9 @@ import { repoRoot } from "../../scripts/toolchain";
 
 test("every file the README links to inside the repository's docs/ or CHANGELOG.md is in the tarball", () => {
   // --ignore-scripts: the list only, no prepack build (dist/ is built by `npm test`'s pretest).
-  const [packed] = JSON.parse(
-    execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
-      cwd: repoRoot,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-    }),
-  );
+  const args = ["pack", "--dry-run", "--json", "--ignore-scripts"];
+  const npm = execFileSync("npm", args, { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const [packed] = JSON.parse(npm);
   const files = new Set<string>(packed.files.map((f: { path: string }) => f.path));
   const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
   const linked = [...readme.matchAll(/\]\(((?:docs\/[^)#]+\.md)|CHANGELOG\.md)(?:#[^)]*)?\)/g)].map((m) => m[1]);
@@ -35,10 +31,8 @@ test("prepare (run by every git install) and prepack compile only what the packa
   expect(pkg.scripts.prepare).toBe("tsc -p tsconfig.build.json");
   expect(pkg.scripts.prepack).toMatch(/^tsc -p tsconfig\.build\.json && /);
   const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
-  const listed = execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json", "--listFilesOnly"], {
-    cwd: repoRoot,
-    encoding: "utf8",
-  });
+  const args = [tsc, "-p", "tsconfig.build.json", "--listFilesOnly"];
+  const listed = execFileSync(process.execPath, args, { cwd: repoRoot, encoding: "utf8" });
   const compiled = listed
     .split("\n")
     .filter((f) => f && !f.includes(`${path.sep}node_modules${path.sep}`))

@@ -16,27 +16,13 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 test.each([
   ["plain", "name: infra\nmain: dist/\n", "infra", "dist/"],
-  [
-    "double-quoted, with comments",
-    'name: "infra"  # the project\nmain: "src/app dir" # where\n',
-    "infra",
-    "src/app dir",
-  ],
+  ["double-quoted, comments", 'name: "infra"  # the project\nmain: "src/app dir" # where\n', "infra", "src/app dir"],
   ["single-quoted", "name: 'infra'\nmain: 'x#y'\n", "infra", "x#y"],
-  [
-    "nested keys of the same name ignored",
-    "name: infra\nruntime:\n  name: nodejs\n  main: nested\n",
-    "infra",
-    undefined,
-  ],
+  ["nested keys of the same name ignored", "name: infra\nruntime:\n  name: x\n  main: nested\n", "infra", undefined],
   ["an empty value is absent", "name: infra\nmain:\n", "infra", undefined],
 ])("%s", (_label, text, name, main) => {
-  expect(readProjectFile(project(text))).toEqual({
-    file: path.join(dir, "Pulumi.yaml"),
-    name,
-    main,
-    stackConfigDir: undefined,
-  });
+  const file = path.join(project(text), "Pulumi.yaml");
+  expect(readProjectFile(dir)).toEqual({ file, name, main, stackConfigDir: undefined });
 });
 
 test("Pulumi.yml is read when there is no Pulumi.yaml; no project file gives undefined", () => {
