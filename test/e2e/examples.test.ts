@@ -79,11 +79,8 @@ test("basic: up creates one user, its provider in state one require; the credent
     expect(shown.ftpUrl).toBe(`ftp://${login}:${password}@${host}/`);
     const masked = await stack.outputs(false);
     for (const k of ["password", "s3", "swift", "ftp", "env", "ftpUrl"]) expect(masked[k], k).toBe("[secret]");
-    expect(masked).toMatchObject({
-      userId: created.Id,
-      userName: "basic-user",
-      s3Endpoint: created.S3Connection.Endpoint,
-    });
+    const s3Endpoint = created.S3Connection.Endpoint;
+    expect(masked).toMatchObject({ userId: created.Id, userName: "basic-user", s3Endpoint });
     const plainText = (await stack.must(["stack", "output"])).stdout + JSON.stringify(masked) + stack.stateFileText();
     for (const v of secretsOf(created).map(([, s]) => s))
       expect(plainText.includes(v), "a credential in masked output or state").toBe(false);
@@ -251,11 +248,8 @@ beforeAll(() => {
   expect(pj.dependencies["pulumi-storage-user"]).toMatch(/^file:\.\.\/\.\.\/pulumi-storage-user-[\d.]+\.tgz$/);
   pj.dependencies["pulumi-storage-user"] = `file:${packedTarball()}`;
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(pj, null, 2));
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], {
-    cwd: dir,
-    env: unitEnv,
-    stdio: "ignore",
-  });
+  const install = ["install", "--no-audit", "--no-fund", "--prefer-offline"];
+  execFileSync("npm", install, { cwd: dir, env: unitEnv, stdio: "ignore" });
 });
 afterAll(() => dir && fs.rmSync(path.dirname(dir), { recursive: true, force: true }));
 

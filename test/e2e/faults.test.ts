@@ -50,24 +50,15 @@ async function server(withTls = false): Promise<ApiServer> {
   return s;
 }
 
-interface CaseRun {
-  userName: string;
-  up: RunResult;
-  /** The case's StorageUser in state, if any. */
-  resource?: Record<string, any>;
-}
+/** A case's up, and its StorageUser in state, if any. */
+type CaseRun = { userName: string; up: RunResult; resource?: Record<string, any> };
 const stateOf = async (id: string) => (await stack.resources(TYPE)).find((r) => r.urn.endsWith(`::${id}-0`));
 const named = (api: ApiServer, userName: string) => api.users.filter((u) => u.Name === userName);
 
 /** One `pulumi up` with only the StorageUser `<id>-0` in the program, against `baseUrl`. */
-async function upCase(
-  id: string,
-  baseUrl: string,
-  opts: { createTimeout?: string; env?: Record<string, string | undefined> } = {},
-): Promise<CaseRun> {
-  const up = await stack.up(["-c", `users:prefix=${id}`, "-c", `users:createTimeout=${opts.createTimeout ?? ""}`], {
-    env: { STORAGE_API_URL: baseUrl, ...opts.env },
-  });
+async function upCase(id: string, baseUrl: string, opts: { createTimeout?: string; env?: object } = {}) {
+  const config = ["-c", `users:prefix=${id}`, "-c", `users:createTimeout=${opts.createTimeout ?? ""}`];
+  const up = await stack.up(config, { env: { STORAGE_API_URL: baseUrl, ...opts.env } });
   return { userName: `${id}-0`, up, resource: await stateOf(id) };
 }
 
@@ -155,10 +146,8 @@ test("HTTP_PROXY: the create goes through the proxy; NO_PROXY naming the API's h
     ] as const) {
       const api = await server();
       const before = tunnels.length;
-      expectCreated(
-        await upCase(id, api.url, { env: { HTTP_PROXY: proxyUrl, HTTPS_PROXY: proxyUrl, NO_PROXY: noProxy } }),
-        api,
-      );
+      const env = { HTTP_PROXY: proxyUrl, HTTPS_PROXY: proxyUrl, NO_PROXY: noProxy };
+      expectCreated(await upCase(id, api.url, { env }), api);
       expect(tunnels.slice(before)).toEqual(viaProxy ? [`127.0.0.1:${api.port}`] : []);
     }
   } finally {

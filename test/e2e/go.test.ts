@@ -96,11 +96,8 @@ test("the schema declares every output of the TypeScript StorageUser, secret exa
   expect(outputs.filter((k) => !(k in props))).toEqual([]);
   const secretInTs: string[] = [];
   for (const k of outputs) if (await pulumi.isSecret(user[k])) secretInTs.push(k);
-  expect(
-    Object.keys(props)
-      .filter((k) => props[k].secret)
-      .sort(),
-  ).toEqual(secretInTs.sort());
+  const secretInSchema = Object.keys(props).filter((k) => props[k].secret);
+  expect(secretInSchema.sort()).toEqual(secretInTs.sort());
   // The spec's ProgressPercent is a number.
   expect(schema.types["storage-user:index:Task"].properties.progressPercent.type).toBe("number");
 });
@@ -132,11 +129,8 @@ test("onboard, again, rotate, offboard: one user per tenant, envs handed over, 0
   const [acme, globex, rotated] = api.users;
   expect([acme.Name, globex.Name, rotated.Name]).toEqual(["acme-storage", "globex-storage", "acme-storage-r1"]);
   // What the caller was handed: each tenant's env, on every onboard and after the rotation.
-  const handed = fs
-    .readFileSync(path.join(example(), "handed-over.jsonl"), "utf8")
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l));
+  const lines = fs.readFileSync(path.join(example(), "handed-over.jsonl"), "utf8").trim().split("\n");
+  const handed = lines.map((l) => JSON.parse(l));
   expect(handed.map((h) => [h.tenant, h.userId])).toEqual([
     ["acme", acme.Id],
     ["globex", globex.Id],
@@ -211,10 +205,6 @@ test("a service that forgets Secret: true, or is built on another release's SDK,
   expect(backend.map(([f]) => path.basename(f))).toEqual(
     expect.arrayContaining(["tenant-plain.json", "tenant-other.json"]),
   );
-  expect(
-    hits(
-      [...backend, ["the services' output", plain.output + other.output]],
-      withEncodings([["the API token", token]]),
-    ),
-  ).toEqual([]);
+  const said: [string, string] = ["the services' output", plain.output + other.output];
+  expect(hits([...backend, said], withEncodings([["the API token", token]]))).toEqual([]);
 });

@@ -52,12 +52,8 @@ const s3Text = async (s3: S3Client, w: Written) =>
 async function withFtp<T>(url: URL, use: (c: FtpClient) => Promise<T>, password = decodeURIComponent(url.password)) {
   const client = new FtpClient(15_000);
   try {
-    await client.access({
-      host: url.hostname,
-      port: Number(url.port || 21),
-      user: decodeURIComponent(url.username),
-      password,
-    });
+    const user = decodeURIComponent(url.username);
+    await client.access({ host: url.hostname, port: Number(url.port || 21), user, password });
     return await use(client);
   } finally {
     client.close();
@@ -180,10 +176,8 @@ beforeAll(async () => {
   api = await startRealApiServer({ token });
   expect(api.backends.swift, "real mode started without Swift").toBeDefined();
   // The state bucket's own account, as a team's CI has one; not a StorageUser.
-  const [accessKeyId, secretAccessKey] = [
-    `STATE${Date.now().toString(36).toUpperCase()}`,
-    randomBytes(24).toString("hex"),
-  ];
+  const accessKeyId = `STATE${Date.now().toString(36).toUpperCase()}`;
+  const secretAccessKey = randomBytes(24).toString("hex");
   await api.backends.createS3Account(accessKeyId, secretAccessKey);
   const endpoint = api.backends.s3Endpoint;
   state = s3Of({ endpoint, accessKey: accessKeyId, secretKey: secretAccessKey });
@@ -230,11 +224,8 @@ test("the outputs are the credentials the API issued; each user writes and reads
     const issued = api.users.find((u) => u.Name === userName)!;
     const { AccessKey: accessKey, SecretKey: secretKey } = issued.S3Connection;
     expect(users[name].s3).toEqual({ endpoint: api.backends.s3Endpoint, accessKey, secretKey });
-    expect(users[name].ftp).toEqual({
-      hostName: api.backends.ftpHostName,
-      login: issued.FtpConnection.Login,
-      password: issued.FtpConnection.Password,
-    });
+    const { Login: login, Password: password } = issued.FtpConnection;
+    expect(users[name].ftp).toEqual({ hostName: api.backends.ftpHostName, login, password });
   }
   const written: Record<string, Written> = {};
   for (const name of ["app", "backup"]) written[name] = await expectCredentialsWork(users[name]);

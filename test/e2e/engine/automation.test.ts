@@ -87,6 +87,8 @@ const createsOf = (api: ApiServer, userName: string) =>
   api.requests.filter((r) => r.path === "/storage/users" && JSON.parse(r.body).UserName === userName).length;
 
 let r: Awaited<ReturnType<typeof service>>;
+/** What a caller reads of a config refused as not secret. */
+const notSecret = (text: string) => ({ ok: false, code: "CONFIG_NOT_SECRET", message: expect.stringContaining(text) });
 describe("one process, many stacks", () => {
   const step = (name: string) =>
     r.steps.find((s) => s.step === name) ?? expect.fail(`no step ${name} in:\n${r.output}`);
@@ -95,18 +97,9 @@ describe("one process, many stacks", () => {
   test("the process ends cleanly; a plain token after a secret one is refused for its own stack: CONFIG_NOT_SECRET, nothing created", () => {
     expect(r.code, r.output).toBe(0);
     expect(step("secret-token").ok, r.output).toBe(true);
-    expect(step("plain-token-check")).toMatchObject({
-      ok: false,
-      code: "CONFIG_NOT_SECRET",
-      message: expect.stringContaining("storage:accessToken is set in plain text"),
-    });
-    expect(step("named-plain-check")).toMatchObject({
-      ok: false,
-      code: "CONFIG_NOT_SECRET",
-      message: expect.stringContaining(
-        'stack.setConfig("storage:connections.eu.accessToken", { value: token, secret: true }, true)',
-      ),
-    });
+    expect(step("plain-token-check")).toMatchObject(notSecret("storage:accessToken is set in plain text"));
+    const fix = 'stack.setConfig("storage:connections.eu.accessToken", { value: token, secret: true }, true)';
+    expect(step("named-plain-check")).toMatchObject(notSecret(fix));
     expect(step("named-secret-check")).toEqual({ step: "named-secret-check", ok: true });
     const plain = step("plain-token");
     expect(plain.ok).toBe(false);
@@ -123,12 +116,8 @@ describe("one process, many stacks", () => {
     expect([a.ok, b.ok, a.s3Secret, b.s3Secret], r.output).toEqual([true, true, true, true]);
     const aName = apis[0].users.find((u) => u.Name.startsWith("a-"))!.Name;
     const bName = apis[1].users.find((u) => u.Name.startsWith("b-"))!.Name;
-    const counts = [
-      createsOf(apis[0], aName),
-      createsOf(apis[1], bName),
-      createsOf(apis[1], aName),
-      createsOf(apis[0], bName),
-    ];
+    const [one, two] = apis;
+    const counts = [createsOf(one, aName), createsOf(two, bName), createsOf(two, aName), createsOf(one, bName)];
     expect(counts).toEqual([1, 1, 0, 0]);
     expect(apis[0].users.find((u) => u.Name === aName)!.Id).toBe(a.userId);
     expect(apis[1].users.find((u) => u.Name === bName)!.Id).toBe(b.userId);
@@ -199,11 +188,7 @@ describe.skipIf(onNewestCli)("docs/automation-api.md's snippet and examples/auto
 
   test("with the token not marked secret: [CONFIG_NOT_SECRET] before anything is written; from a directory without node_modules: the plugin cannot start (docs/automation-api.md); nothing created", async () => {
     const requests = apis[0].requests.length;
-    expect(await guide("plain.mjs", "plain")).toMatchObject({
-      ok: false,
-      code: "CONFIG_NOT_SECRET",
-      message: expect.stringContaining("storage:accessToken is set in plain text"),
-    });
+    expect(await guide("plain.mjs", "plain")).toMatchObject(notSecret("storage:accessToken is set in plain text"));
     expect(fs.existsSync(path.join(work, "backend", ".pulumi", "stacks", "tenants", "plain.json"))).toBe(false);
     // The snippet's project main is process.cwd(), where the modules must resolve.
     const empty = await guide("esm.mjs", "empty", path.join(work, "empty"));
@@ -234,10 +219,8 @@ test("the tokens and every credential issued: nowhere in the backend, PULUMI_HOM
   const issued = apis.flatMap((a) => a.users.flatMap(secretsOf));
   const needles = withEncodings([["token 1", tokens[0]], ["token 2", tokens[1]], ...issued]);
   const places = ["backend", "home", "guide-tmp"].flatMap((d) => filesUnder(path.join(work, d)));
-  expect(
-    places.some(([p]) => p.includes(`${path.sep}history${path.sep}`)),
-    "no history to search",
-  ).toBe(true);
+  const historyFiles = places.filter(([p]) => p.includes(`${path.sep}history${path.sep}`));
+  expect(historyFiles.length, "no history to search").toBeGreaterThan(0);
   expect(apis[0].users.length + apis[1].users.length).toBeGreaterThanOrEqual(3);
   // The CLI's one exception: it records each update's config in the stack's history before the
   // program runs, plain values in plain text, so the `up` the program refused left the plain token

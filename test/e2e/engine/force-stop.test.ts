@@ -276,21 +276,16 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   for (const dir of ["backups", "history"]) {
     const read = filesIn(dir).map((f) => [pending([f]), f] as const);
     const found = read.map(([r, f]) => `${r.status} ${sorted(column(r.stdout, 0))} ${f}`);
-    expect(
-      found.some((r) => r.startsWith(`1 ${pendingNames} `)),
-      `a ${dir} file holds them:\n${found.join("\n")}`,
-    ).toBe(true);
+    const holding = found.filter((r) => r.startsWith(`1 ${pendingNames} `));
+    expect(holding.length, `a ${dir} file holds them:\n${found.join("\n")}`).toBeGreaterThan(0);
   }
   // The docs' sweep over the stack and all of its history names each user once; with the list
   // kept at step 1 (dealt with on the service), none is unaccounted and the exit status is 0.
   const current = JSON.stringify(await stack.exportState());
   const history = filesIn("history").filter((f) => f.endsWith(".checkpoint.json"));
   const open = pending(["-", ...history], current);
-  expect([open.status, sorted(column(open.stdout, 0)), new Set(column(open.stdout, 3))]).toEqual([
-    1,
-    pendingNames,
-    new Set(["unaccounted"]),
-  ]);
+  const openRun = [open.status, sorted(column(open.stdout, 0)), new Set(column(open.stdout, 3))];
+  expect(openRun).toEqual([1, pendingNames, new Set(["unaccounted"])]);
   const kept = path.join(stack.workDir, "pending-kept.txt");
   fs.writeFileSync(kept, listed.stdout);
   const done = pending(["--dealt-with", kept, "-", ...history], current);

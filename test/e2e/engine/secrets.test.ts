@@ -95,12 +95,9 @@ describe("one stack through preview, up, refresh and destroy", () => {
     expect(await stack.resources(TYPE)).toHaveLength(0);
     const files = filesOf(stack);
     const searched = files.map(([f]) => f).join("\n");
-    for (const dir of [
-      `${path.sep}history${path.sep}`,
-      `${path.sep}backups${path.sep}`,
-      `Pulumi.${stack.stackName}.yaml`,
-    ])
-      expect(searched, "the search reaches it").toContain(dir);
+    for (const dir of ["history", "backups"])
+      expect(searched, "the search reaches it").toContain(`${path.sep}${dir}${path.sep}`);
+    expect(searched, "the search reaches it").toContain(`Pulumi.${stack.stackName}.yaml`);
     const places = [...outputs.map(([label, r]): [string, string] => [label, r.output]), ...stateFiles, ...files];
     expect(needles().length).toBe(2 * (1 + 2 * 10));
     const found = hits(places, needles());
@@ -168,9 +165,8 @@ describe("where the token may live", () => {
       expect(r.output).toContain(fix);
       expect(r.output).not.toContain(plain);
     }
-    expect(filesWith(stack, plain).sort()).toEqual(
-      [`Pulumi.${stack.stackName}.yaml`, expect.stringMatching(/\.history\.json$/)].sort(),
-    );
+    const history = expect.stringMatching(/\.history\.json$/);
+    expect(filesWith(stack, plain).sort()).toEqual([`Pulumi.${stack.stackName}.yaml`, history].sort());
     expect(stack.stateFileText()).not.toContain(plain);
     // And the CLI prints the config, plain values as they are, in `preview --json` before the program refuses it.
     const json = failed(await stack.preview(["--json"]));
@@ -181,10 +177,8 @@ describe("where the token may live", () => {
 
   test("in the project file's config block: refused at preview, naming that file and the fix, never the value", async () => {
     const projectToken = "project-token-4b1d9e7c2a"; // test/programs/project-token/Pulumi.yaml
-    const project = await TestStack.create({
-      programDir: "test/programs/project-token",
-      config: { "storage:baseUrl": api.url },
-    });
+    const config = { "storage:baseUrl": api.url };
+    const project = await TestStack.create({ programDir: "test/programs/project-token", config });
     try {
       const r = failed(await project.preview());
       expect(r.output).toContain(
@@ -232,9 +226,9 @@ describe("where the token may live", () => {
       expect(JSON.stringify(exported)).not.toContain(token);
       // A connection's token, one entry secret and another plain: the plain one is found and named.
       await stack.setConfig({ "storage:connections.eu.baseUrl": api.url });
-      await stack.must(["config", "set", "--path", "--secret", "storage:connections.eu.accessToken"], {
-        input: connToken,
-      });
+      const setSecret = (key: string, input: string) =>
+        stack.must(["config", "set", "--path", "--secret", key], { input });
+      await setSecret("storage:connections.eu.accessToken", connToken);
       await stack.setConfig({
         "storage:connections.us.baseUrl": api.url,
         "storage:connections.us.accessToken": plainConn,
@@ -254,9 +248,7 @@ describe("where the token may live", () => {
       expect(mixed.output).toContain("STORAGE_ACCESS_TOKEN_US");
       expect(api.requests.length - requests, "only the one good up sent anything").toBe(1);
       // Fixed as the message says: up works.
-      await stack.must(["config", "set", "--path", "--secret", "storage:connections.us.accessToken"], {
-        input: token,
-      });
+      await setSecret("storage:connections.us.accessToken", token);
       ok(await stack.up([], env));
       expect(api.users.some((u) => u.Name === "conn-us")).toBe(true);
       // What the user typed stays in the CLI's record of each update's config and the config file; no checkpoint has it.

@@ -32,10 +32,8 @@ async function importFixture(version: string): Promise<{ deployment: { resources
   const text = fs.readFileSync(`test/programs/upgrade/state-${version}.json`, "utf8");
   const state = JSON.parse(text.split("__STACK__").join(stack.stackName).split("__BASEURL__").join(api.url));
   const config = fs.readFileSync(path.join(stack.programDir, `Pulumi.${stack.stackName}.yaml`), "utf8");
-  state.deployment.secrets_providers = {
-    type: "passphrase",
-    state: { salt: /^encryptionsalt: (\S+)$/m.exec(config)![1] },
-  };
+  const salt = /^encryptionsalt: (\S+)$/m.exec(config)![1];
+  state.deployment.secrets_providers = { type: "passphrase", state: { salt } };
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "psu-upgrade-")), "state.json");
   fs.writeFileSync(file, JSON.stringify(state));
   await stack.must(["stack", "import", "--file", file]);
@@ -72,11 +70,9 @@ test.each(["0.2.0", "0.4.0"])(
   async (version) => {
     await stack.setConfig({ "upgrade:variant": "new", "upgrade:ledger": "true" });
     const state = await importFixture(version);
-    const olds = {
-      user: byType(state.deployment.resources, "StorageUser"),
-      ledger: byType(state.deployment.resources, "StorageUserLedger"),
-    };
-    const outputs = state.deployment.resources.find((r) => r.type === "pulumi:pulumi:Stack")!.outputs;
+    const resources = state.deployment.resources;
+    const olds = { user: byType(resources, "StorageUser"), ledger: byType(resources, "StorageUserLedger") };
+    const outputs = resources.find((r) => r.type === "pulumi:pulumi:Stack")!.outputs;
     const requests = api.requests.length;
     // Refresh reads each resource through the __provider in state: 0.2.0's, before any up.
     ok(await stack.refresh());

@@ -80,11 +80,7 @@ async function main() {
   await taken.destroy();
   // Destroy, keeping the stacks (and their history, which the test searches) in the backend: each
   // user left on the service arrives as a warning event with its URN.
-  for (const [step, stack] of [
-    ["destroy-first", first],
-    ["destroy-a", a],
-    ["destroy-b", b],
-  ] as const) {
+  for (const [step, stack] of Object.entries({ "destroy-first": first, "destroy-a": a, "destroy-b": b })) {
     const events: EngineEvent[] = [];
     await stack.destroy({ onEvent: (e) => events.push(e) });
     print({ step, ok: true, ...storageUserDiagnostics(events) });
