@@ -98,11 +98,8 @@ test("the README's set-up and preview run as written, without a token, calling n
 // On a stack of its own: the CLI's update history keeps the config of each refused update (docs/configuration.md).
 test("a token in plain stack config, or a misspelt key, is refused before the engine records anything, even by up --skip-preview", async () => {
   try {
-    const plain = failed(
-      await inProgram(
-        `pulumi stack init plain && pulumi config set storage-user:baseUrl ${api.url} && printf %s ${token} | pulumi config set --plaintext storage-user:accessToken && pulumi up --yes --skip-preview`,
-      ),
-    );
+    const setPlain = `pulumi stack init plain && pulumi config set storage-user:baseUrl ${api.url} && printf %s ${token} | pulumi config set --plaintext storage-user:accessToken && pulumi up --yes --skip-preview`;
+    const plain = failed(await inProgram(setPlain));
     expect(plain.output).toContain(
       "[CONFIG_NOT_SECRET] storage-user:accessToken is set in plain text in the stack configuration (Pulumi.plain.yaml); Pulumi would write it unencrypted into the state, its history and backups",
     );
@@ -110,11 +107,8 @@ test("a token in plain stack config, or a misspelt key, is refused before the en
       "run `pulumi config set --secret storage-user:accessToken` and enter the token at its prompt (or pipe it in)",
     );
     // A misspelt key is refused too: it is no setting, and as the provider's input it would sit in the state.
-    const typo = failed(
-      await inProgram(
-        `pulumi config rm storage-user:accessToken && printf %s ${token} | pulumi config set --plaintext storage-user:accessTokn && pulumi up --yes --skip-preview`,
-      ),
-    );
+    const setTypo = `pulumi config rm storage-user:accessToken && printf %s ${token} | pulumi config set --plaintext storage-user:accessTokn && pulumi up --yes --skip-preview`;
+    const typo = failed(await inProgram(setTypo));
     expect(typo.output).toContain(
       '[CONFIG_INVALID] "storage-user:accessTokn" is not a setting of pulumi-storage-user, which reads only storage-user:baseUrl and storage-user:accessToken (did you mean storage-user:accessToken?)',
     );
@@ -165,13 +159,8 @@ test("rotation by up --replace (README) makes a new user, naming the old one; an
   ok(await inProgram(`pulumi config set euUrl ${eu.url} && printf %s ${euToken} | pulumi config set --secret euToken`));
   const provider = `config:\n  euUrl: { type: string }\n  euToken: { type: string }\n`;
   const resources = `  eu:\n    type: pulumi:providers:storage-user\n    properties:\n      baseUrl: \${euUrl}\n      accessToken: \${euToken}\n  euUser:\n    type: storage-user:index:StorageUser\n    options:\n      provider: \${eu}\n`;
-  fs.writeFileSync(
-    pulumiYaml(),
-    fs
-      .readFileSync(pulumiYaml(), "utf8")
-      .replace("resources:", `${provider}resources:`)
-      .replace("outputs:", `${resources}outputs:`),
-  );
+  const yaml = fs.readFileSync(pulumiYaml(), "utf8").replace("resources:", `${provider}resources:`);
+  fs.writeFileSync(pulumiYaml(), yaml.replace("outputs:", `${resources}outputs:`));
   const r = ok(await pulumi("up --yes --replace 'urn:pulumi:dev::yaml-users::storage-user:index:StorageUser::app'"));
   expect(api.users).toHaveLength(2);
   // --replace skips diff, so the original's delete names it (as for TypeScript programs).
@@ -185,22 +174,15 @@ test("rotation by up --replace (README) makes a new user, naming the old one; an
 
 test("bad input and a missing base URL (set in the TypeScript namespace) are refused at preview with the TypeScript resource's messages, before any request", async () => {
   const before = api.requests.length;
-  const bad = failed(
-    await withResources(
-      '  bad:\n    type: storage-user:index:StorageUser\n    properties:\n      userName: " app"\n',
-      () => pulumi("preview"),
-    ),
-  );
+  const badUser = '  bad:\n    type: storage-user:index:StorageUser\n    properties:\n      userName: " app"\n';
+  const bad = failed(await withResources(badUser, () => pulumi("preview")));
   // The same check as for TypeScript programs, at preview.
   expect(bad.output).toContain(
     `storage-user:index:StorageUser resource 'bad': property userName value { app} has a problem: must not start or end with whitespace: use "app"`,
   );
   // Put back whatever the preview does (bash -e would stop at its failure).
-  const noUrl = failed(
-    await inProgram(
-      `pulumi config rm storage-user:baseUrl; pulumi config set storage:baseUrl ${api.url}; s=0; pulumi preview || s=$?; pulumi config rm storage:baseUrl; pulumi config set storage-user:baseUrl ${api.url}; exit $s`,
-    ),
-  );
+  const previewWithTsUrl = `pulumi config rm storage-user:baseUrl; pulumi config set storage:baseUrl ${api.url}; s=0; pulumi preview || s=$?; pulumi config rm storage:baseUrl; pulumi config set storage-user:baseUrl ${api.url}; exit $s`;
+  const noUrl = failed(await inProgram(previewWithTsUrl));
   expect(noUrl.output).toContain(
     "[CONFIG_MISSING] no storage API address is configured: run `pulumi config set storage-user:baseUrl https://<api-host>`, or set STORAGE_API_URL in the environment of the pulumi command (storage:… keys are for TypeScript programs)",
   );
