@@ -408,21 +408,12 @@ describe("diff", () => {
 
   test("state written by 0.1.x is a change (no replace), and update rewrites it in today's shape without a request", async () => {
     const before = api.createAttempts;
-    const [swift, s3, ftp] = [
-      { tenantId: "t", accessKey: "sa", password: "sp" },
-      { accessKey: "a", secretKey: "s" },
-      { login: "l", password: "fp" },
-    ];
-    const tasks = [
-      { id: 5, progressPercent: 0, type: "StorageUserCreate", state: "New", startDate: "2026-01-01T00:00:00" },
-    ];
-    const account = {
-      state: "New",
-      tasks,
-      swiftEndpoint: "https://swift.test/v1",
-      s3Endpoint: "https://s3",
-      ftpHostName: "ftp",
-    };
+    const swift = { tenantId: "t", accessKey: "sa", password: "sp" };
+    const s3 = { accessKey: "a", secretKey: "s" };
+    const ftp = { login: "l", password: "fp" };
+    const task = { id: 5, progressPercent: 0, type: "StorageUserCreate", state: "New", startDate: "2026-01-01" };
+    const endpoints = { swiftEndpoint: "https://swift.test/v1", s3Endpoint: "https://s3", ftpHostName: "ftp" };
+    const account = { state: "New", tasks: [task], ...endpoints };
     const credentials = {
       name: "a",
       password: "p",
@@ -458,9 +449,8 @@ test("the serialized provider is the runtime module under node_modules, a forwar
     require("../../dist/provider/serializable") as typeof import("../../provider/serializable");
   const compiledRuntime = require("../../dist/provider/runtime") as unknown;
   /* eslint-enable @typescript-eslint/no-require-imports */
-  expect(serializableProvider("runtime", "/srv/app/node_modules/pulumi-storage-user/dist/provider/runtime.js")).toBe(
-    compiledRuntime,
-  );
+  const installed = "/srv/app/node_modules/pulumi-storage-user/dist/provider/runtime.js";
+  expect(serializableProvider("runtime", installed)).toBe(compiledRuntime);
   const linked = serializableProvider("runtime", "/home/dev/pulumi-storage-user/dist/provider/runtime.js");
   expect(linked).not.toBe(compiledRuntime);
   expect(serializableProvider("runtime", "/elsewhere/runtime.js")).toBe(linked); // one object: serialized once
