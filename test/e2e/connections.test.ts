@@ -103,11 +103,9 @@ test("changing a user's connection never moves it: same service, the new name is
   await setUsers([{ ...home, connection: "alias_a" }, eu]);
   const same = ok(await stack.up());
   expect(same.output).not.toContain("lives on");
-  expect((await outputs()).home).toMatchObject({
-    id: String(a.users[0].Id),
-    baseUrl: href(a.url),
-    connection: "alias_a",
-  });
+  expect((await outputs()).home).toEqual(
+    expect.objectContaining({ id: String(a.users[0].Id), baseUrl: href(a.url), connection: "alias_a" }),
+  );
   // 'home' to connection 'eu' (service B): it stays on A, said at up (the same check runs at preview).
   await setUsers([{ ...home, connection: "eu" }, eu]);
   const r = ok(await stack.up());
@@ -115,7 +113,9 @@ test("changing a user's connection never moves it: same service, the new name is
     `StorageUser 'c-home' (id ${a.users[0].Id}) lives on ${href(a.url)}; its connection changes from connection 'alias_a' to connection 'eu'`,
   );
   expect(posts()).toBe(2);
-  expect((await outputs()).home).toMatchObject({ id: String(a.users[0].Id), baseUrl: href(a.url), connection: "eu" });
+  expect((await outputs()).home).toEqual(
+    expect.objectContaining({ id: String(a.users[0].Id), baseUrl: href(a.url), connection: "eu" }),
+  );
 });
 
 test("environment fallbacks per name: STORAGE_API_URL_<NAME>, STORAGE_ACCESS_TOKEN_<NAME>", async () => {
