@@ -181,30 +181,40 @@ test("a service that forgets Secret: true, or is built on another release's SDK,
   edit(path.join(sdk, "storageuser", "internal", "pulumiUtilities.go"), 'MustParse("0.5.0")', 'MustParse("9.9.9")');
   edit(path.join(variant, "go.mod"), "=> ../../sdk/go", "=> ../../sdk/go-variant");
   ok(await sh("cd examples/go-variant && go build -o tenants-other ."));
-  const run = (binary: string, tenant: string) =>
+  // Each CLI tested (the plugin's CheckConfig is the engine's call), on a backend of its own.
+  const run = (binary: string, tenant: string, cli: string) =>
     sh(
-      `export STORAGE_USER_PLUGIN_DIR="$PWD/examples/go/plugins/node_modules/pulumi-storage-user/bin" PULUMI_BACKEND_URL="file://$PWD/variant-state" TENANTS_WORK_DIR="$PWD/variant-workspace"\nmkdir -p variant-state && examples/go-variant/${binary} onboard ${tenant}`,
-      { STORAGE_ACCESS_TOKEN: token },
+      `export STORAGE_USER_PLUGIN_DIR="$PWD/examples/go/plugins/node_modules/pulumi-storage-user/bin" PULUMI_BACKEND_URL="file://$PWD/variant-state/${cli}" TENANTS_WORK_DIR="$PWD/variant-workspace/${cli}"\nmkdir -p variant-state/${cli} && examples/go-variant/${binary} onboard ${tenant}`,
+      { STORAGE_ACCESS_TOKEN: token, PATH: [builtCli(cli), nodeBinDir(), process.env.PATH].join(path.delimiter) },
     );
   const requests = api.requests.length;
-  const plain = await run("tenants-plain", "plain");
-  expect(plain.code).not.toBe(0);
-  expect(plain.output).toContain(
-    "[CONFIG_NOT_SECRET] storage-user:accessToken is set in plain text in the stack configuration (Pulumi.tenant-plain.yaml)",
-  );
-  const other = await run("tenants-other", "other");
-  expect(other.code).not.toBe(0);
-  expect(other.output).toContain(
-    `[VERSION_MISMATCH] the program's SDK asks for the storage-user plugin v9.9.9, but the plugin in plugins.providers is v${schema.version}`,
-  );
+  const said: [string, string][] = [];
+  for (const cli of [pins.cli, pins.cliNewest]) {
+    const plain = await run("tenants-plain", "plain", cli);
+    expect(plain.code).not.toBe(0);
+    expect(plain.output).toContain(
+      "[CONFIG_NOT_SECRET] storage-user:accessToken is set in plain text in the stack configuration (Pulumi.tenant-plain.yaml)",
+    );
+    const other = await run("tenants-other", "other", cli);
+    expect(other.code).not.toBe(0);
+    expect(other.output).toContain(
+      `[VERSION_MISMATCH] the program's SDK asks for the storage-user plugin v9.9.9, but the plugin in plugins.providers is v${schema.version}`,
+    );
+    said.push([`the services' output on ${cli}`, plain.output + other.output]);
+  }
   expect(api.requests.length).toBe(requests);
-  // The backend's stacks, .bak files and backups (its history keeps each update's config: docs/configuration.md).
+  // The backends' stacks, .bak files and backups (their history keeps each update's config: docs/configuration.md).
   const backend = filesUnder(path.join(work, "variant-state")).filter(
     ([f]) => !f.includes(`${path.sep}history${path.sep}`),
   );
-  expect(backend.map(([f]) => path.basename(f))).toEqual(
-    expect.arrayContaining(["tenant-plain.json", "tenant-other.json"]),
+  expect(backend.map(([f]) => path.relative(path.join(work, "variant-state"), f))).toEqual(
+    expect.arrayContaining(
+      [pins.cli, pins.cliNewest].flatMap((cli) =>
+        ["tenant-plain", "tenant-other"].map((stack) =>
+          expect.stringMatching(new RegExp(`^${cli}/.*/${stack}\\.json$`)),
+        ),
+      ),
+    ),
   );
-  const said: [string, string] = ["the services' output", plain.output + other.output];
-  expect(hits([...backend, said], withEncodings([["the API token", token]]))).toEqual([]);
+  expect(hits([...backend, ...said], withEncodings([["the API token", token]]))).toEqual([]);
 });
