@@ -26,7 +26,7 @@ export const cacheDir =
   process.env.PULUMI_CLI_CACHE ||
   path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-storage-user");
 
-/** tools/toolchain/versions.json: `cli` is the pinned Pulumi CLI, `cliNewest` the newest the Go module proxy serves. */
+/** tools/toolchain/versions.json: `cli` is the pinned Pulumi CLI, `cliNewest` the newest the Go module proxy serves, `pythonPulumi` the Python SDK (tools/toolchain/python.sh). */
 export const pins: {
   cli: string;
   cliNewest: string;
@@ -35,6 +35,7 @@ export const pins: {
   pnpm: string;
   yarn: string;
   sdkNewest: string;
+  pythonPulumi: string;
 } = JSON.parse(fs.readFileSync(path.join(repoRoot, "tools", "toolchain", "versions.json"), "utf8")) as typeof pins;
 
 /**

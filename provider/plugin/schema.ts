@@ -1,5 +1,5 @@
-// The schema the plugin serves: what YAML programs are checked against and the Go SDK is generated from
-// (tools/go-sdkgen), all of it from the description (model.ts).
+// The schema the plugin serves: what YAML programs are checked against and the Go and Python SDKs are generated from
+// (tools/sdkgen), all of it from the description (model.ts).
 import { fields, inputs, isSecret, outputNames, outputs } from "../model";
 
 const str = (description: string) => ({ type: "string", description });
@@ -87,6 +87,13 @@ export const schema = {
       rootPackageName: "storageuser",
       generateResourceContainerTypes: false,
       respectSchemaVersion: true,
+    },
+    python: {
+      packageName: "pulumi_storage_user",
+      respectSchemaVersion: true,
+      pyproject: { enabled: true },
+      readme:
+        "StorageUser creates a user of the object-storage service and hands its Swift, S3 and FTP credentials over as secret outputs: docs/python.md of pulumi-storage-user.",
     },
   },
 };

@@ -1,6 +1,6 @@
-// The Go SDK generator (main.go): Pulumi's own Go code generator from pkg/v3, at the version of the
+// The SDK generator (main.go): Pulumi's own Go and Python code generators from pkg/v3, at the version of the
 // newest CLI (tools/pulumi-cli/v3.274.1, whose go.mod this one copies). Build: build.sh.
-module pulumi-storage-user/tools/go-sdkgen
+module pulumi-storage-user/tools/sdkgen
 
 go 1.26.6
 
