@@ -8,7 +8,8 @@ import * as path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../server/api-server";
 import { builtCli, nodeBinDir, pins, repoRoot } from "../../scripts/toolchain";
-import { filesUnder, hits, secretsOf, withEncodings } from "../support/secrets";
+import { filesUnder, hits, withEncodings } from "../support/secrets";
+import { expectTenantsRun } from "../support/tenants";
 import { ok, packedTarball, run, shBlocks } from "../support/cli-project";
 
 const version = (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string })
@@ -63,38 +64,7 @@ test("the build, install and preview run as written with the plain CLI and no la
 test("onboard, again, rotate, offboard: one user per tenant, envs handed over, 0 requests when nothing changes, users left named, no secret kept in clear", async () => {
   const setup = `export STORAGE_USER_PLUGIN_DIR="$PWD/examples/go/plugins/node_modules/pulumi-storage-user/bin" PULUMI_BACKEND_URL="file://$PWD/examples/go/state"\n`;
   const r = ok(await sh(`${setup}${blocks()[1]}`, { STORAGE_ACCESS_TOKEN: token }));
-  // 2 onboarded, 0 for the second onboard, 1 for the rotation: the API only creates.
-  expect(api.requests.map((q) => [q.method, q.authorized])).toEqual(Array(3).fill(["POST", true]));
-  const [acme, globex, rotated] = api.users;
-  expect([acme.Name, globex.Name, rotated.Name]).toEqual(["acme-storage", "globex-storage", "acme-storage-r1"]);
-  // What the caller was handed: each tenant's env, on every onboard and after the rotation.
-  const lines = fs.readFileSync(path.join(example(), "handed-over.jsonl"), "utf8").trim().split("\n");
-  const handed = lines.map((l) => JSON.parse(l));
-  expect(handed.map((h) => [h.tenant, h.userId])).toEqual([
-    ["acme", acme.Id],
-    ["globex", globex.Id],
-    ["acme", acme.Id],
-    ["acme", rotated.Id],
-  ]);
-  expect(handed[0].env.AWS_SECRET_ACCESS_KEY).toBe(acme.S3Connection.SecretKey);
-  expect(handed[1].env.AWS_ACCESS_KEY_ID).toBe(globex.S3Connection.AccessKey);
-  expect(handed[2].env).toEqual(handed[0].env);
-  expect(handed[3].env.AWS_SECRET_ACCESS_KEY).toBe(rotated.S3Connection.SecretKey);
-  for (const u of [acme, globex, rotated])
-    expect(r.output).toContain(`[USER_LEFT_STACK] StorageUser '${u.Name}' (id ${u.Id}, on ${new URL(api.url).href})`);
-  // The token and every credential: nowhere in state, history, backups, the stacks' config, PULUMI_HOME or the
-  // service's output (the hand-over went to the file).
-  const needles = withEncodings([["the API token", token], ...api.users.flatMap(secretsOf)]);
-  const kept = [
-    ...filesUnder(path.join(example(), "state")),
-    ...filesUnder(path.join(example(), "workspace")),
-    ...filesUnder(path.join(work, "home")),
-  ];
-  expect(kept.length).toBeGreaterThan(5);
-  expect(hits([...kept, ["the service's output", r.output]], needles)).toEqual([]);
-  expect(fs.readFileSync(path.join(example(), "workspace", "Pulumi.tenant-acme.yaml"), "utf8")).toMatch(
-    /storage-user:accessToken:\n\s+secure:/,
-  );
+  expectTenantsRun(api, { example: example(), home: path.join(work, "home"), output: r.output, token });
   // The Go program's outputs as stored, of a tenant still there: the credentials secret, the ids plain.
   const onboard = "cd examples/go && ./tenants onboard initech >/dev/null && cd workspace";
   const withToken = { STORAGE_ACCESS_TOKEN: token };
