@@ -19,9 +19,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/pulumi-storage-user/pulumi-storage-user/sdk/go/storageuser"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
@@ -81,8 +83,13 @@ func (s service) stack(ctx context.Context, tenant string) (auto.Stack, error) {
 		return st, err
 	}
 	if s.token != "" {
-		if err := st.SetConfig(ctx, "storage-user:accessToken", auto.ConfigValue{Value: s.token, Secret: true}); err != nil {
-			return st, err
+		// Not st.SetConfig: it passes the value to `pulumi config set` as an argument, which any
+		// process list shows (auto.LocalWorkspace.SetConfigWithOptions); the CLI reads it from
+		// standard input instead.
+		cmd := exec.CommandContext(ctx, "pulumi", "config", "set", "--secret", "--stack", st.Name(), "storage-user:accessToken")
+		cmd.Dir, cmd.Stdin = s.workDir, strings.NewReader(s.token)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return st, fmt.Errorf("%s: %w: %s", strings.Join(cmd.Args, " "), err, out)
 		}
 	}
 	return st, nil

@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import re
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,7 +88,17 @@ class Service:
         # The provider's settings, the Pulumi way: the stack's config, the token encrypted.
         stack.set_config("storage-user:baseUrl", auto.ConfigValue(value=self.base_url))
         if self.token:
-            stack.set_config("storage-user:accessToken", auto.ConfigValue(value=self.token, secret=True))
+            # Not stack.set_config: it passes the value to `pulumi config set` as an argument, which
+            # any process list shows (pulumi.automation LocalWorkspace.set_config); the CLI reads it
+            # from standard input instead.
+            subprocess.run(
+                ["pulumi", "config", "set", "--secret", "--stack", name, "storage-user:accessToken"],
+                input=self.token,
+                text=True,
+                cwd=self.work_dir,
+                capture_output=True,
+                check=True,
+            )
         return stack
 
     def run(self, command: str, tenant: str) -> None:
@@ -139,6 +150,9 @@ def main(argv: Optional[list[str]] = None) -> int:
             service.run(args.command, tenant)
         except auto.CommandError as err:
             print(f"tenant {tenant}: {err}", file=sys.stderr)
+            return 1
+        except subprocess.CalledProcessError as err:
+            print(f"tenant {tenant}: {' '.join(err.cmd)}: {err.stderr}", file=sys.stderr)
             return 1
     return 0
 

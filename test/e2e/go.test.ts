@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../server/api-server";
 import { builtCli, nodeBinDir, pins, repoRoot } from "../../scripts/toolchain";
 import { filesUnder, hits, withEncodings } from "../support/secrets";
-import { expectTenantsRun } from "../support/tenants";
+import { argvLoggingCli, expectTenantsRun } from "../support/tenants";
 import { ok, packedTarball, run, shBlocks } from "../support/cli-project";
 
 const version = (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string })
@@ -18,15 +18,15 @@ const token = "go-example-token-" + Math.random().toString(36).slice(2, 12);
 let api: ApiServer;
 let work: string;
 let env: NodeJS.ProcessEnv;
-/** The plain CLI v3.274.1: `pulumi` alone, no language host beside it. */
-const plainCli = () => builtCli(pins.cliNewest);
+/** The plain CLI v3.274.1 (`pulumi` alone, no language host beside it), each command line it runs logged. */
+const cli = () => path.join(work, "cli");
 
 beforeAll(async () => {
   api = await startApiServer({ token });
   work = fs.mkdtempSync(path.join(os.tmpdir(), "go-example-"));
   env = {
     ...process.env,
-    PATH: [plainCli(), nodeBinDir(), process.env.PATH].join(path.delimiter),
+    PATH: [argvLoggingCli(cli(), builtCli(pins.cliNewest)), nodeBinDir(), process.env.PATH].join(path.delimiter),
     PULUMI_HOME: path.join(work, "home"),
     PULUMI_CONFIG_PASSPHRASE: "go-example-passphrase",
     PULUMI_SKIP_UPDATE_CHECK: "true",
@@ -64,7 +64,7 @@ test("the build, install and preview run as written with the plain CLI and no la
 test("onboard, again, rotate, offboard: one user per tenant, envs handed over, 0 requests when nothing changes, users left named, no secret kept in clear", async () => {
   const setup = `export STORAGE_USER_PLUGIN_DIR="$PWD/examples/go/plugins/node_modules/pulumi-storage-user/bin" PULUMI_BACKEND_URL="file://$PWD/examples/go/state"\n`;
   const r = ok(await sh(`${setup}${blocks()[1]}`, { STORAGE_ACCESS_TOKEN: token }));
-  expectTenantsRun(api, { example: example(), home: path.join(work, "home"), output: r.output, token });
+  expectTenantsRun(api, { example: example(), home: path.join(work, "home"), output: r.output, token, cli: cli() });
   // The Go program's outputs as stored, of a tenant still there: the credentials secret, the ids plain.
   const onboard = "cd examples/go && ./tenants onboard initech >/dev/null && cd workspace";
   const withToken = { STORAGE_ACCESS_TOKEN: token };
@@ -74,7 +74,7 @@ test("onboard, again, rotate, offboard: one user per tenant, envs handed over, 0
   expect(JSON.parse(stored.slice(stored.indexOf("{")))).toEqual({ userId: api.users[3].Id, env: "[secret]" });
 });
 
-test("a service that forgets Secret: true, or is built on another release's SDK, is refused before the engine records anything; no token in the backend", async () => {
+test("a service that sets the token without --secret, or is built on another release's SDK, is refused before the engine records anything; no token in the backend", async () => {
   // Copies of the example, as a user would change it: the token set plain; the SDK of a release 9.9.9.
   const variant = path.join(work, "examples", "go-variant");
   const sdk = path.join(work, "sdk", "go-variant");
@@ -85,7 +85,7 @@ test("a service that forgets Secret: true, or is built on another release's SDK,
     expect(text).toContain(from);
     fs.writeFileSync(file, text.split(from).join(to));
   };
-  edit(path.join(variant, "main.go"), "Value: s.token, Secret: true", "Value: s.token");
+  edit(path.join(variant, "main.go"), '"set", "--secret", "--stack"', '"set", "--plaintext", "--stack"');
   ok(await sh("cd examples/go-variant && go build -o tenants-plain ."));
   edit(path.join(sdk, "storageuser", "internal", "pulumiUtilities.go"), 'MustParse("0.5.0")', 'MustParse("9.9.9")');
   edit(path.join(variant, "go.mod"), "=> ../../sdk/go", "=> ../../sdk/go-variant");

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../server/api-server";
 import { builtCli, nodeBinDir, pins, repoRoot } from "../../scripts/toolchain";
 import { filesUnder, hits, secretsOf, withEncodings } from "../support/secrets";
-import { expectTenantsRun } from "../support/tenants";
+import { argvLoggingCli, expectTenantsRun } from "../support/tenants";
 import { failed, ok, packedTarball, run, shBlocks } from "../support/cli-project";
 
 const token = "python-example-token-" + Math.random().toString(36).slice(2, 12);
@@ -52,9 +52,16 @@ function python(version: string) {
   const dir = execFileSync("bash", [path.join(repoRoot, "tools/toolchain/python.sh"), version], {
     encoding: "utf8",
   }).trim();
-  const PATH = [path.join(dir, "venv", "bin"), builtCli(pins.cliNewest), nodeBinDir(), process.env.PATH];
+  const PATH = [
+    path.join(dir, "venv", "bin"),
+    argvLoggingCli(cli(), builtCli(pins.cliNewest)),
+    nodeBinDir(),
+    process.env.PATH,
+  ];
   return { PATH: PATH.join(path.delimiter), PIP_FIND_LINKS: path.join(dir, "wheels") };
 }
+/** The plain CLI v3.274.1 (`pulumi` alone, no language host beside it), each command line it runs logged. */
+const cli = () => path.join(work, "cli");
 const example = () => path.join(work, "examples", "python");
 const blocks = () => shBlocks("examples/python/README.md");
 /** Runs a script as a user's shell would. */
@@ -80,7 +87,7 @@ test("the install and preview run as written with the plain CLI and no language 
 
 test("onboard, again, rotate, offboard: one user per tenant, envs handed over, 0 requests when nothing changes, users left named, no secret kept in clear", async () => {
   const r = ok(await sh(`${setup}${blocks()[1]}`, withToken));
-  expectTenantsRun(api, { example: example(), home: path.join(work, "home"), output: r.output, token });
+  expectTenantsRun(api, { example: example(), home: path.join(work, "home"), output: r.output, token, cli: cli() });
 });
 
 test("on the lowest pulumi the SDK accepts, the service installs, onboards a tenant with one request and offboards it", async () => {
@@ -142,7 +149,7 @@ test("every output is secret in the Python program and in the stack outputs exac
   expect(hits([["the script's output", r.output]], withEncodings(secretsOf(api.users.at(-1)!)))).toEqual([]);
 });
 
-test("bad input, a token set without secret=True, and another release's SDK are refused with the TypeScript messages, before any request; no token in the backend", async () => {
+test("bad input, a token set without --secret, and another release's SDK are refused with the TypeScript messages, before any request; no token in the backend", async () => {
   // Copies of the service, as a user would change it; then the SDK of a release 9.9.9 installed in its place.
   const variant = path.join(work, "variant");
   fs.mkdirSync(variant);
@@ -151,7 +158,7 @@ test("bad input, a token set without secret=True, and another release's SDK are 
     expect(text).toContain(from);
     fs.writeFileSync(path.join(variant, name), text.split(from).join(to));
   };
-  edited("plain.py", "value=self.token, secret=True", "value=self.token");
+  edited("plain.py", '"set", "--secret", "--stack"', '"set", "--plaintext", "--stack"');
   edited("bad.py", 'user_name=f"{tenant}-{suffix}"', 'user_name=f" {tenant}-{suffix}"');
   const sdk = path.join(work, "sdk", "python-9.9.9");
   fs.cpSync(path.join(work, "sdk", "python"), sdk, { recursive: true });

@@ -6,10 +6,22 @@ import { expect } from "vitest";
 import { ApiServer } from "../../server/api-server";
 import { filesUnder, hits, secretsOf, withEncodings } from "./secrets";
 
-/** `example` is the example's directory after the run, `home` the PULUMI_HOME, `output` what the run printed. */
+/** A `pulumi` in `dir` that appends each command line it is given to `dir/argv.log`, then runs the one in `cliDir`. */
+export function argvLoggingCli(dir: string, cliDir: string): string {
+  fs.mkdirSync(dir, { recursive: true });
+  const log = JSON.stringify(path.join(dir, "argv.log"));
+  const script = `#!/bin/sh\nprintf '%s\\n' "$*" >> ${log}\nexec ${JSON.stringify(path.join(cliDir, "pulumi"))} "$@"\n`;
+  fs.writeFileSync(path.join(dir, "pulumi"), script, { mode: 0o755 });
+  return dir;
+}
+
+/**
+ * `example` is the example's directory after the run, `home` the PULUMI_HOME, `output` what the run printed, `cli`
+ * the directory of its {@link argvLoggingCli}.
+ */
 export function expectTenantsRun(
   api: ApiServer,
-  run: { example: string; home: string; output: string; token: string },
+  run: { example: string; home: string; output: string; token: string; cli: string },
 ) {
   // 2 onboarded, 0 for the second onboard, 1 for the rotation: the API only creates.
   expect(api.requests.map((q) => [q.method, q.authorized])).toEqual(Array(3).fill(["POST", true]));
@@ -39,7 +51,14 @@ export function expectTenantsRun(
     ...filesUnder(run.home),
   ];
   expect(kept.length).toBeGreaterThan(5);
-  expect(hits([...kept, ["the service's output", run.output]], needles)).toEqual([]);
+  // The command lines the service ran: the token reached the CLI, but not as an argument.
+  const argv = fs.readFileSync(path.join(run.cli, "argv.log"), "utf8");
+  expect(argv).toContain("config set --secret --stack tenant-acme storage-user:accessToken\n");
+  const said: [string, string][] = [
+    ["the service's output", run.output],
+    ["the pulumi command lines", argv],
+  ];
+  expect(hits([...kept, ...said], needles)).toEqual([]);
   expect(fs.readFileSync(path.join(run.example, "workspace", "Pulumi.tenant-acme.yaml"), "utf8")).toMatch(
     /storage-user:accessToken:\n\s+secure:/,
   );
