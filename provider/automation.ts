@@ -1,4 +1,5 @@
 // For services on the Automation API: typed failures and warnings, config checks, pending creates (docs/automation-api.md).
+import { spawn } from "node:child_process";
 import * as path from "node:path";
 import type { ConfigMap, EngineEvent, Stack, Workspace } from "@pulumi/pulumi/automation";
 import { checkConfig, PlainAt } from "./config";
@@ -129,6 +130,40 @@ export function checkStorageConfig(config: ConfigMapLike, options: { path?: bool
   }
   for (const [top, tree] of Object.entries(trees)) values[top] = JSON.stringify(tree);
   checkConfig(values, plainIn(config, "the config about to be set", options.path));
+}
+
+/**
+ * Checks `config` as {@link checkStorageConfig} does, then sets it on the stack: plain values with `setAllConfig`, each
+ * secret one through `pulumi config set --secret`, which reads it from standard input. The Automation API's own
+ * `setConfig` and `setAllConfig` pass every value as an argument of the `pulumi` command, which any user's process
+ * list shows while it runs (LocalWorkspace in @pulumi/pulumi/automation).
+ */
+export async function setStorageConfig(
+  stack: Pick<Stack, "name" | "setAllConfig" | "workspace">,
+  config: ConfigMapLike,
+  options: { path?: boolean } = {},
+): Promise<void> {
+  checkStorageConfig(config, options);
+  const entries = Object.entries(config);
+  const plain = Object.fromEntries(entries.filter(([, v]) => !v.secret));
+  if (Object.keys(plain).length > 0) await stack.setAllConfig(plain, options.path);
+  const ws = stack.workspace;
+  const env = { ...process.env, ...(ws.pulumiHome ? { PULUMI_HOME: ws.pulumiHome } : {}), ...ws.envVars };
+  for (const [key, { value }] of entries.filter(([, v]) => v.secret)) {
+    const args = ["config", "set", "--secret", "--non-interactive", "--stack", stack.name, key];
+    if (options.path) args.splice(2, 0, "--path");
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(ws.pulumiCommand?.command ?? "pulumi", args, { cwd: ws.workDir, env });
+      let said = "";
+      child.stdout.on("data", (d) => (said += d));
+      child.stderr.on("data", (d) => (said += d));
+      child.on("error", reject);
+      child.on("close", (code) =>
+        code === 0 ? resolve() : reject(new Error(`pulumi ${args.join(" ")} failed (exit ${code}): ${said.trim()}`)),
+      );
+      child.stdin.end(value);
+    });
+  }
 }
 
 /** Refuses a stack whose existing config holds a plain token or a misspelt key, before any operation records it. */

@@ -138,7 +138,7 @@ const errors = {
     `${d.key} is set in plain text in the ${d.project ? "project" : "stack"} configuration (${d.where}); Pulumi would write it unencrypted into the state, its history and backups`,
     `${d.project ? `remove it from the config block of ${d.where} and ` : ""}${
       d.inline
-        ? `set it with \`stack.setConfig("${d.key}", { value: token, secret: true }${d.path ? ", true" : ""})\``
+        ? `set it with \`setStorageConfig(stack, { "${d.key}": { value: token, secret: true } }${d.path ? ", { path: true }" : ""})\` (pulumi-storage-user/automation: the token on no command line)`
         : `run ${setSecret(d.key, d.path)}`
     } (or ${d.project ? "" : "remove it and "}set ${d.env} in the environment), and rotate the token if that file or the stack's state was shared`,
   ],

@@ -16,6 +16,7 @@ import { ConfigMap, EngineEvent, LocalWorkspace, Stack } from "@pulumi/pulumi/au
 import { StorageUser } from "pulumi-storage-user";
 import {
   checkStorageConfig,
+  setStorageConfig,
   storageUserDiagnostics,
   StorageUserFailure,
   storageUserFailures,
@@ -89,7 +90,8 @@ export async function provisionTenant(
   // files or the backend's update history.
   checkStorageConfig(config);
   return withTenantStack(tenant, async (stack) => {
-    await stack.setAllConfig(config);
+    // The token reaches the CLI on standard input: setAllConfig would put it on its command line.
+    await setStorageConfig(stack, config);
     const events: EngineEvent[] = [];
     try {
       const result = await stack.up({ onEvent: (e) => events.push(e) });

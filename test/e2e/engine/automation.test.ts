@@ -7,10 +7,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { installConsumer } from "../../../scripts/consumer";
-import { nodeBinDir, repoRoot, userPath } from "../../../scripts/toolchain";
+import { locateCli, nodeBinDir, repoRoot, userPath } from "../../../scripts/toolchain";
 import { ApiServer, startApiServer } from "../../../server/api-server";
 import { ok, onNewestCli, run } from "../../support/cli-project";
 import { filesUnder, hits, secretsOf, withEncodings } from "../../support/secrets";
+import { argvLoggingCli } from "../../support/tenants";
 
 const tokens = ["automation-token-1-5be0c2d9", "automation-token-2-91f3aa07"];
 let apis: ApiServer[];
@@ -64,7 +65,8 @@ afterAll(async () => {
 async function service(cwd: string, script: string, args: string[], tmp = "tmp") {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    PATH: userPath(),
+    // Each pulumi command line logged (argv/argv.log), searched for the tokens below.
+    PATH: [argvLoggingCli(path.join(work, "argv"), locateCli()), userPath()].join(path.delimiter),
     PULUMI_BACKEND_URL: `file://${path.join(work, "backend")}`,
     PULUMI_HOME: path.join(work, "home"),
     PULUMI_CONFIG_PASSPHRASE: "automation-passphrase",
@@ -98,7 +100,8 @@ describe("one process, many stacks", () => {
     expect(r.code, r.output).toBe(0);
     expect(step("secret-token").ok, r.output).toBe(true);
     expect(step("plain-token-check")).toMatchObject(notSecret("storage:accessToken is set in plain text"));
-    const fix = 'stack.setConfig("storage:connections.eu.accessToken", { value: token, secret: true }, true)';
+    const fix =
+      'setStorageConfig(stack, { "storage:connections.eu.accessToken": { value: token, secret: true } }, { path: true })';
     expect(step("named-plain-check")).toMatchObject(notSecret(fix));
     expect(step("named-secret-check")).toEqual({ step: "named-secret-check", ok: true });
     const plain = step("plain-token");
@@ -106,7 +109,7 @@ describe("one process, many stacks", () => {
     expect(plain.failures.map((f: any) => f.code)).toEqual(["CONFIG_NOT_SECRET"]);
     expect(plain.fromText.map((f: any) => f.code)).toEqual(["CONFIG_NOT_SECRET"]);
     expect(plain.failures[0].message).toContain(
-      'stack.setConfig("storage:accessToken", { value: token, secret: true })',
+      'setStorageConfig(stack, { "storage:accessToken": { value: token, secret: true } })',
     );
     expect(apis[0].requests.filter((q) => /^(plain|checked)-/.test(JSON.parse(q.body).UserName))).toEqual([]);
   });
@@ -215,7 +218,7 @@ describe.skipIf(onNewestCli)("docs/automation-api.md's snippet and examples/auto
   });
 });
 
-test("the tokens and every credential issued: nowhere in the backend, PULUMI_HOME, a temp directory or the service's output", () => {
+test("the tokens and every credential issued: nowhere in the backend, PULUMI_HOME, a temp directory, the service's output or a pulumi command line", () => {
   const issued = apis.flatMap((a) => a.users.flatMap(secretsOf));
   const needles = withEncodings([["token 1", tokens[0]], ["token 2", tokens[1]], ...issued]);
   const places = ["backend", "home", "guide-tmp"].flatMap((d) => filesUnder(path.join(work, d)));
@@ -225,7 +228,17 @@ test("the tokens and every credential issued: nowhere in the backend, PULUMI_HOM
   // The CLI's one exception: it records each update's config in the stack's history before the
   // program runs, plain values in plain text, so the `up` the program refused left the plain token
   // there (docs/automation-api.md: checkStackConfig refuses it before any operation, as "checked-" shows).
-  const found = hits([...places, ["service output", r.output]], needles);
+  // The command lines: setStorageConfig gives each secret to the CLI on standard input; only the plain tokens the
+  // service sets on purpose with setAllConfig (refused later, or by checkStackConfig) stand in a command line.
+  const argv = fs.readFileSync(path.join(work, "argv", "argv.log"), "utf8").split("\n");
+  expect(argv.filter((l) => l.includes("config set --secret --non-interactive")).length).toBeGreaterThan(3);
+  const deliberate = (l: string) =>
+    / --plaintext storage:accessToken=|^config set --path storage:connections\.eu\.accessToken --stack \S+ --plaintext /.test(
+      l,
+    );
+  expect(argv.filter(deliberate).length).toBeGreaterThan(0);
+  const commandLines: [string, string] = ["the pulumi command lines", argv.filter((l) => !deliberate(l)).join("\n")];
+  const found = hits([...places, ["service output", r.output], commandLines], needles);
   const history = /^token 1 in .*[\\/]history[\\/]svc[\\/]plain-[a-z0-9]+[\\/]plain-[a-z0-9-]+\.history\.json$/;
   expect(found.filter((f) => !history.test(f))).toEqual([]);
   expect(found.some((f) => f.includes(`${path.sep}checked-`))).toBe(false);
