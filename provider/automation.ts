@@ -133,36 +133,23 @@ export function checkStorageConfig(config: ConfigMapLike, options: { path?: bool
 }
 
 /**
- * Checks `config` as {@link checkStorageConfig} does, then sets it on the stack: plain values with `setAllConfig`, each
- * secret one through `pulumi config set --secret`, which reads it from standard input. The Automation API's own
- * `setConfig` and `setAllConfig` pass every value as an argument of the `pulumi` command, which any user's process
- * list shows while it runs (LocalWorkspace in @pulumi/pulumi/automation).
+ * Checks `config` as {@link checkStorageConfig}, then sets it: plain values with `setAllConfig`, secret ones through
+ * `pulumi config set`'s standard input, as the Automation API passes values as arguments, shown in process lists.
  */
-export async function setStorageConfig(
-  stack: Pick<Stack, "name" | "setAllConfig" | "workspace">,
-  config: ConfigMapLike,
-  options: { path?: boolean } = {},
-): Promise<void> {
+export async function setStorageConfig(stack: Stack, config: ConfigMapLike, options: { path?: boolean } = {}) {
   checkStorageConfig(config, options);
   const entries = Object.entries(config);
-  const plain = Object.fromEntries(entries.filter(([, v]) => !v.secret));
-  if (Object.keys(plain).length > 0) await stack.setAllConfig(plain, options.path);
+  await stack.setAllConfig(Object.fromEntries(entries.filter(([, v]) => !v.secret)), options.path);
   const ws = stack.workspace;
   const env = { ...process.env, ...(ws.pulumiHome ? { PULUMI_HOME: ws.pulumiHome } : {}), ...ws.envVars };
   for (const [key, { value }] of entries.filter(([, v]) => v.secret)) {
-    const args = ["config", "set", "--secret", "--non-interactive", "--stack", stack.name, key];
-    if (options.path) args.splice(2, 0, "--path");
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(ws.pulumiCommand?.command ?? "pulumi", args, { cwd: ws.workDir, env });
-      let said = "";
-      child.stdout.on("data", (d) => (said += d));
-      child.stderr.on("data", (d) => (said += d));
-      child.on("error", reject);
-      child.on("close", (code) =>
-        code === 0 ? resolve() : reject(new Error(`pulumi ${args.join(" ")} failed (exit ${code}): ${said.trim()}`)),
-      );
-      child.stdin.end(value);
-    });
+    const args = ["config", "set", "--secret", "--stack", stack.name, ...(options.path ? ["--path"] : []), key];
+    const child = spawn(ws.pulumiCommand?.command ?? "pulumi", args, { cwd: ws.workDir, env });
+    let said = "";
+    child.stderr.on("data", (d) => (said += d));
+    child.stdin.end(value);
+    const code = await new Promise((resolve, reject) => child.on("error", reject).on("close", resolve));
+    if (code !== 0) throw new Error(`pulumi ${args.join(" ")} failed (exit ${String(code)}): ${said.trim()}`);
   }
 }
 

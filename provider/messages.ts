@@ -140,7 +140,7 @@ const errors = {
       d.inline
         ? `set it with \`setStorageConfig(stack, { "${d.key}": { value: token, secret: true } }${d.path ? ", { path: true }" : ""})\` (pulumi-storage-user/automation: the token on no command line)`
         : `run ${setSecret(d.key, d.path)}`
-    } (or ${d.project ? "" : "remove it and "}set ${d.env} in the environment), and rotate the token if that file or the stack's state was shared`,
+    } (or ${d.project ? "" : "remove it and "}set ${d.env} in the environment), and rotate the token if that file, the stack's state or its update history was shared`,
   ],
   VERSION_MISMATCH: (d: { wanted: string; running: string }) => [
     `the program's SDK asks for the storage-user plugin v${d.wanted}, but the plugin in plugins.providers is v${d.running}`,

@@ -85,9 +85,12 @@ func (s service) stack(ctx context.Context, tenant string) (auto.Stack, error) {
 	if s.token != "" {
 		// Not st.SetConfig: it passes the value to `pulumi config set` as an argument, which any
 		// process list shows (auto.LocalWorkspace.SetConfigWithOptions); the CLI reads it from
-		// standard input instead.
+		// standard input instead, in the workspace's directory and environment.
 		cmd := exec.CommandContext(ctx, "pulumi", "config", "set", "--secret", "--stack", st.Name(), "storage-user:accessToken")
-		cmd.Dir, cmd.Stdin = s.workDir, strings.NewReader(s.token)
+		cmd.Dir, cmd.Stdin, cmd.Env = st.Workspace().WorkDir(), strings.NewReader(s.token), os.Environ()
+		for k, v := range st.Workspace().GetEnvVars() {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return st, fmt.Errorf("%s: %w: %s", strings.Join(cmd.Args, " "), err, out)
 		}

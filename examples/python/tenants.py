@@ -90,12 +90,14 @@ class Service:
         if self.token:
             # Not stack.set_config: it passes the value to `pulumi config set` as an argument, which
             # any process list shows (pulumi.automation LocalWorkspace.set_config); the CLI reads it
-            # from standard input instead.
+            # from standard input instead, run as the workspace runs it.
+            ws = stack.workspace
             subprocess.run(
-                ["pulumi", "config", "set", "--secret", "--stack", name, "storage-user:accessToken"],
+                [ws.pulumi_command.command, "config", "set", "--secret", "--stack", name, "storage-user:accessToken"],
                 input=self.token,
                 text=True,
-                cwd=self.work_dir,
+                cwd=ws.work_dir,
+                env={**os.environ, **ws.env_vars},
                 capture_output=True,
                 check=True,
             )
@@ -152,7 +154,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             print(f"tenant {tenant}: {err}", file=sys.stderr)
             return 1
         except subprocess.CalledProcessError as err:
-            print(f"tenant {tenant}: {' '.join(err.cmd)}: {err.stderr}", file=sys.stderr)
+            print(f"tenant {tenant}: {' '.join(err.cmd)} failed: {err.stderr}", file=sys.stderr)
             return 1
     return 0
 

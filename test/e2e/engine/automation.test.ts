@@ -231,7 +231,7 @@ test("the tokens and every credential issued: nowhere in the backend, PULUMI_HOM
   // The command lines: setStorageConfig gives each secret to the CLI on standard input; only the plain tokens the
   // service sets on purpose with setAllConfig (refused later, or by checkStackConfig) stand in a command line.
   const argv = fs.readFileSync(path.join(work, "argv", "argv.log"), "utf8").split("\n");
-  expect(argv.filter((l) => l.includes("config set --secret --non-interactive")).length).toBeGreaterThan(3);
+  expect(argv.filter((l) => l.includes("config set --secret --stack ")).length).toBeGreaterThan(3);
   const deliberate = (l: string) =>
     / --plaintext storage:accessToken=|^config set --path storage:connections\.eu\.accessToken --stack \S+ --plaintext /.test(
       l,
