@@ -99,10 +99,10 @@ test("on the lowest pulumi the SDK accepts, the service installs, onboards a ten
   });
   const before = api.requests.length;
   const install = "python3 -m venv .venv && . .venv/bin/activate && pip install ../../sdk/python .";
-  const version = `python -c 'import importlib.metadata as m; print("pulumi", m.version("pulumi"))'`;
+  const showVersion = `python -c 'import importlib.metadata as m; print("pulumi", m.version("pulumi"))'`;
   const r = ok(
     await sh(
-      `${setup}cd examples/python-lowest && ${install} && ${version} && tenants onboard lowest >/dev/null && tenants offboard lowest`,
+      `${setup}cd examples/python-lowest && ${install} && ${showVersion} && tenants onboard lowest >/dev/null && tenants offboard lowest`,
       { ...withToken, ...python(lowest) },
     ),
   );
