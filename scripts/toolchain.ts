@@ -22,6 +22,11 @@ export const repoRoot: string = (() => {
   throw new Error(`pulumi-storage-user root not found above ${__dirname}`);
 })();
 
+/** The package's version, as package.json gives it. */
+export const packageVersion: string = (
+  JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }
+).version;
+
 export const cacheDir =
   process.env.PULUMI_CLI_CACHE ||
   path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-storage-user");

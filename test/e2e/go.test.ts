@@ -7,13 +7,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../server/api-server";
-import { builtCli, nodeBinDir, pins, repoRoot } from "../../scripts/toolchain";
+import { builtCli, nodeBinDir, pins, repoRoot, packageVersion } from "../../scripts/toolchain";
 import { filesUnder, hits, withEncodings } from "../support/secrets";
 import { argvLoggingCli, expectTenantsRun } from "../support/tenants";
 import { ok, packedTarball, run, shBlocks } from "../support/cli-project";
 
-const version = (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string })
-  .version;
 const token = "go-example-token-" + Math.random().toString(36).slice(2, 12);
 let api: ApiServer;
 let work: string;
@@ -107,7 +105,7 @@ test("a service that sets the token without --secret, or is built on another rel
     const other = await run("tenants-other", "other", cli);
     expect(other.code).not.toBe(0);
     expect(other.output).toContain(
-      `[VERSION_MISMATCH] the program's SDK asks for the storage-user plugin v9.9.9, but the plugin in plugins.providers is v${version}`,
+      `[VERSION_MISMATCH] the program's SDK asks for the storage-user plugin v9.9.9, but the plugin in plugins.providers is v${packageVersion}`,
     );
     said.push([`the services' output on ${cli}`, plain.output + other.output]);
   }

@@ -9,14 +9,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../server/api-server";
-import { builtCli, nodeBinDir, pins, repoRoot } from "../../scripts/toolchain";
+import { builtCli, nodeBinDir, pins, repoRoot, packageVersion } from "../../scripts/toolchain";
 import { filesUnder, hits, secretsOf, withEncodings } from "../support/secrets";
 import { argvLoggingCli, expectTenantsRun } from "../support/tenants";
 import { failed, ok, packedTarball, run, shBlocks } from "../support/cli-project";
 
 const token = "python-example-token-" + Math.random().toString(36).slice(2, 12);
-const version = (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string })
-  .version;
 let api: ApiServer;
 let work: string;
 let env: NodeJS.ProcessEnv;
@@ -79,7 +77,7 @@ test("the install and preview run as written with the plain CLI and no language 
   // From the pinned wheels: the pulumi the tests pin, the SDK of this clone.
   const installed = /^Successfully installed (.*)$/m.exec(r.output)![1].split(" ");
   expect(installed).toEqual(
-    expect.arrayContaining([`pulumi-${pins.pythonPulumi}`, `pulumi_storage_user-${version}`, "tenants-0.1.0"]),
+    expect.arrayContaining([`pulumi-${pins.pythonPulumi}`, `pulumi_storage_user-${packageVersion}`, "tenants-0.1.0"]),
   );
   expect(r.output).toMatch(/\+\s+storage-user:index:StorageUser storage create/);
   expect(api.requests).toHaveLength(0);
@@ -165,7 +163,7 @@ test("bad input, a token set without --secret, and another release's SDK are ref
   const pyproject = path.join(sdk, "pyproject.toml");
   fs.writeFileSync(
     pyproject,
-    fs.readFileSync(pyproject, "utf8").replace(`version = "${version}"`, 'version = "9.9.9"'),
+    fs.readFileSync(pyproject, "utf8").replace(`version = "${packageVersion}"`, 'version = "9.9.9"'),
   );
   const service = (command: string) =>
     sh(
@@ -184,7 +182,7 @@ test("bad input, a token set without --secret, and another release's SDK are ref
   ok(await service(`pip install --quiet --no-deps ${sdk}`));
   const other = failed(await service("tenants onboard other"));
   expect(other.output).toContain(
-    `[VERSION_MISMATCH] the program's SDK asks for the storage-user plugin v9.9.9, but the plugin in plugins.providers is v${version}`,
+    `[VERSION_MISMATCH] the program's SDK asks for the storage-user plugin v9.9.9, but the plugin in plugins.providers is v${packageVersion}`,
   );
   expect(api.requests.length).toBe(requests);
   // The backend's stacks, .bak files and backups (its history keeps each update's config: docs/configuration.md).

@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { installConsumer } from "../../scripts/consumer";
-import { builtCli, nodeBinDir, pins, repoRoot } from "../../scripts/toolchain";
+import { builtCli, nodeBinDir, pins, repoRoot, packageVersion } from "../../scripts/toolchain";
 import { filesUnder } from "../support/secrets";
 
 const typeToken = "storage-user:index:StorageUser";
@@ -72,16 +72,14 @@ test.each(sdks)(
 );
 
 test("the SDKs' names and versions are the schema's and the package's", () => {
-  const version = (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string })
-    .version;
-  expect(schema.version).toBe(version);
+  expect(schema.version).toBe(packageVersion);
   // Go: the module path and package name are the schema's language.go.
   const modulePath = /^module (\S+)$/m.exec(fs.readFileSync(path.join(repoRoot, "sdk", "go", "go.mod"), "utf8"))![1];
   expect(schema.language.go.importBasePath).toBe(`${modulePath}/storageuser`);
   // Python: the distribution is named and versioned as installed, and asks for a pulumi 3 the tests install.
   const pyproject = fs.readFileSync(path.join(repoRoot, "sdk", "python", "pyproject.toml"), "utf8");
   expect(pyproject).toMatch(new RegExp(`^\\s*name = "${schema.language.python.packageName}"$`, "m"));
-  expect(pyproject).toMatch(new RegExp(`^\\s*version = "${version}"$`, "m"));
+  expect(pyproject).toMatch(new RegExp(`^\\s*version = "${packageVersion}"$`, "m"));
   const lowest = /"pulumi>=([\d.]+),<4\.0\.0"/.exec(pyproject)![1];
   expect(pins.pythonPulumi.localeCompare(lowest, undefined, { numeric: true })).toBeGreaterThanOrEqual(0);
   // docs/python.md names the lowest pulumi the SDK accepts.

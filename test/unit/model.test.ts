@@ -10,7 +10,7 @@ import { inputs, isSecret, outputNames, outputs } from "../../provider/model";
 import { toEngine } from "../../provider/plugin/server";
 import { schema, typeToken } from "../../provider/plugin/schema";
 import { storageUserMocks } from "../../provider/testing";
-import { repoRoot } from "../../scripts/toolchain";
+import { repoRoot, packageVersion } from "../../scripts/toolchain";
 
 const squash = (text: string) => text.replace(/\s+/g, " ").trim();
 
@@ -59,9 +59,7 @@ describe("the plugin's schema", () => {
       "connection",
       "creationTaskId",
     ]);
-    expect(schema.version).toBe(
-      (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string }).version,
-    );
+    expect(schema.version).toBe(packageVersion);
   });
   test("marks secret exactly the outputs made from the credentials", () => {
     const props = resource.properties as Record<string, { secret?: boolean }>;
