@@ -3,7 +3,7 @@
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
 import { StorageUserError } from "../provider/messages";
-import { formatPendingStorageUser, pendingStorageUsers } from "./pending";
+import { formatPendingStorageUser, pendingStorageUsers } from "../provider/core/pending";
 import { review } from "./review";
 
 const USAGE =
@@ -26,6 +26,10 @@ function unreadable(message: string): never {
   process.exit(2);
 }
 
+function usage(what: string): never {
+  unreadable(new StorageUserError("USAGE", { what, usage: USAGE }).message);
+}
+
 function read(file: string): string {
   const input = file === "-" ? "standard input" : file;
   try {
@@ -37,7 +41,7 @@ function read(file: string): string {
 }
 
 function pending(files: string[], dealtWithFile?: string): number {
-  if (files.length === 0 && process.stdin.isTTY) unreadable(`[USAGE] nothing piped in: ${USAGE}`);
+  if (files.length === 0 && process.stdin.isTTY) usage("nothing piped in");
   const inputs = (files.length ? files : ["-"]).map((file) => {
     const text = read(file);
     try {
@@ -80,11 +84,11 @@ try {
     options: { "dealt-with": { type: "string" }, help: { type: "boolean", short: "h" } },
   });
 } catch (err) {
-  unreadable(`[USAGE] ${(err as Error).message}: ${USAGE}`);
+  usage((err as Error).message);
 }
 const [command, ...rest] = parsed.positionals;
 if (parsed.values.help || command === "help") process.stdout.write(HELP);
 else if (command === "pending") process.exitCode = pending(rest, parsed.values["dealt-with"]);
 else if (command === "review" && rest.length <= 1 && !parsed.values["dealt-with"])
   process.exitCode = review(rest[0] === "-" ? undefined : rest[0]);
-else unreadable(`[USAGE] unknown command or arguments: ${USAGE}`);
+else usage("unknown command or arguments");

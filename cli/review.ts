@@ -1,10 +1,8 @@
 // `pulumi-storage-user review preview.json`: the engine asks no provider about a removal at preview, so this
 // names each StorageUser a change removes or replaces, which stays on the service (docs/ci.md).
 import * as fs from "node:fs";
-import { nameFromUrn } from "../provider/inputs";
-import { stored } from "../provider/model";
+import { isUserType, nameFromUrn, recordedService, typeFromUrn } from "../provider/identity";
 
-const TYPES = new Set(["pulumi-nodejs:dynamic/storage:StorageUser", "storage-user:index:StorageUser"]);
 const REPLACE = new Set(["replace", "create-replacement", "delete-replaced"]);
 
 type Old = {
@@ -42,11 +40,7 @@ function describe(step: Step): Omit<Flagged, "kind"> {
     resource: nameFromUrn(step.urn),
     id: old.id ?? "?",
     userName: outputs.userName ?? old.inputs?.userName ?? "?",
-    // 0.2 state records it in `account`; 0.1.x at the top, after `pulumi refresh`.
-    service:
-      stored<{ baseUrl?: string }>(outputs.account)?.baseUrl ??
-      outputs.baseUrl ??
-      "its service (not recorded: run pulumi refresh)",
+    service: recordedService(outputs) ?? "its service (not recorded: run pulumi refresh)",
   };
 }
 
@@ -62,7 +56,7 @@ export function review(file: string | undefined): number {
   }
   // A replacement shows as several steps of one URN; the delete of the old user is the one to name.
   const byUrn = new Map<string, Flagged>();
-  for (const step of steps.filter((s) => TYPES.has(s.urn.split("::")[2]?.split("$").pop() ?? ""))) {
+  for (const step of steps.filter((s) => isUserType(typeFromUrn(s.urn)))) {
     const kind = REPLACE.has(step.op) ? "replaced" : step.op === "delete" ? "removed" : undefined;
     if (kind && !(byUrn.has(step.urn) && !step.oldState)) byUrn.set(step.urn, { kind, ...describe(step) });
   }

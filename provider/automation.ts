@@ -3,8 +3,8 @@ import { spawn } from "node:child_process";
 import * as path from "node:path";
 import type { ConfigMap, EngineEvent, Stack, Workspace } from "@pulumi/pulumi/automation";
 import { checkConfig, PlainAt } from "./config";
-import { errorCodes, StorageUserErrorCode, StorageUserWarningCode, warningCodes } from "./messages";
-import { nameFromUrn } from "./inputs";
+import { errorCodes, StorageUserError, StorageUserErrorCode, StorageUserWarningCode, warningCodes } from "./messages";
+import { nameFromUrn, TYPES, typeFromUrn } from "./identity";
 import { plainInFiles, readProjectFile, stackConfigFile } from "./project-file";
 
 /** One failure or warning of a StorageUser (or its ledger, or the run's configuration). */
@@ -37,8 +37,8 @@ export type StackLike = Pick<Stack, "name" | "getAllConfig"> & {
   workspace: Pick<Workspace, "workDir">;
 };
 
-const TYPE = /^(?:.*\$)?(pulumi-nodejs:dynamic\/storage:StorageUser(Ledger)?|storage-user:index:StorageUser)$/;
-const ours = (urn?: string) => urn !== undefined && TYPE.test(urn.split("::")[2] ?? "");
+const ourType = (type?: string) => (Object.values(TYPES) as (string | undefined)[]).includes(type?.split("$").pop());
+const ours = (urn?: string) => urn !== undefined && ourType(typeFromUrn(urn));
 
 function diagnostic<C extends string>(codes: readonly C[], text: string, urn?: string, userName?: string) {
   const message = text.trim();
@@ -98,10 +98,10 @@ export function storageUserFailures(source: Iterable<EngineEventLike> | unknown)
     text.split("\n").map((line) => {
       // The Diagnostics section ("  <type> (app):", then its lines), or a progress line (" +  <type> app creating error: …").
       const section = /^ {2}(\S+) \((.+)\):$/.exec(line);
-      if (section) header = TYPE.test(section[1]) ? section[2] : undefined;
+      if (section) header = ourType(section[1]) ? section[2] : undefined;
       const at = line.indexOf("error: [");
       const progress = / (\S+:\S+) (\S+) /.exec(line.slice(0, at));
-      const named = progress && TYPE.test(progress[1]) ? progress[2] : header;
+      const named = progress && ourType(progress[1]) ? progress[2] : header;
       const f = at < 0 ? undefined : diagnostic(errorCodes, line.slice(at + "error: ".length));
       return f && !f.resourceName && named ? { ...f, resourceName: named } : f;
     }),
@@ -149,7 +149,7 @@ export async function setStorageConfig(stack: Stack, config: ConfigMapLike, opti
     child.stderr.on("data", (d) => (said += d));
     child.stdin.end(value);
     const code = await new Promise((resolve, reject) => child.on("error", reject).on("close", resolve));
-    if (code !== 0) throw new Error(`pulumi ${args.join(" ")} failed (exit ${String(code)}): ${said.trim()}`);
+    if (code !== 0) throw new StorageUserError("CONFIG_WRITE_FAILED", { key, exit: String(code), said: said.trim() });
   }
 }
 
@@ -168,5 +168,5 @@ export async function checkStackConfig(stack: StackLike): Promise<void> {
   );
 }
 
-export { pendingStorageUsers, formatPendingStorageUser } from "../cli/pending";
-export type { PendingStatus, PendingStorageUser, DeploymentLike } from "../cli/pending";
+export { pendingStorageUsers, formatPendingStorageUser } from "./core/pending";
+export type { PendingStatus, PendingStorageUser, DeploymentLike } from "./core/pending";

@@ -1,10 +1,10 @@
 // The settings: their keys and variables, the one check of a stack's configuration (program, Automation API
 // helpers, the package's plugin) and, plugin side, their resolution per connection.
 import { ErrorArgs, neverShow, StorageUserError } from "./messages";
-import { isObject, stored } from "./model";
+import { isObject, parseJson } from "./model";
 
 /** TypeScript programs read `storage:`; the package's plugin (YAML, Go) reads `storage-user:` (docs/decisions.md). */
-export type Namespace = "storage" | "storage-user";
+type Namespace = "storage" | "storage-user";
 type Setting = "baseUrl" | "accessToken";
 const env = { baseUrl: "STORAGE_API_URL", accessToken: "STORAGE_ACCESS_TOKEN" };
 const CONNECTIONS = "storage:connections";
@@ -41,9 +41,9 @@ function refuseUnknown(keys: string[], known: string[], path = false): void {
 }
 
 // `storage:connections` as Pulumi hands it over (JSON text), checked entry by entry.
-export function parseConnections(raw: string | undefined): Record<string, { baseUrl?: string; accessToken?: string }> {
+function parseConnections(raw: string | undefined): Record<string, { baseUrl?: string; accessToken?: string }> {
   if (!raw) return {};
-  const value = stored(raw);
+  const value = parseJson(raw);
   if (!isObject(value))
     throw invalid({ problem: "notAnObject", key: CONNECTIONS, expected: "an object of named connections" });
   for (const [name, entry] of Object.entries(value)) {
@@ -87,7 +87,7 @@ export function checkConfig(
       known,
     );
   for (const s of ["baseUrl", "accessToken"] as const)
-    if (typeof stored(values[`${ns}:${s}`]) === "object" && stored(values[`${ns}:${s}`]) !== null)
+    if (typeof parseJson(values[`${ns}:${s}`]) === "object" && parseJson(values[`${ns}:${s}`]) !== null)
       throw invalid({ problem: "notAString", key: `${ns}:${s}`, secret: s === "accessToken", path: false });
   const tokens = [{ ...settingKeys("accessToken", undefined, ns), value: values[`${ns}:accessToken`] }];
   if (ns === "storage")
@@ -99,7 +99,7 @@ export function checkConfig(
   }
 }
 
-export function parseBaseUrl(raw: string, source: string): URL {
+function parseBaseUrl(raw: string, source: string): URL {
   if (!URL.canParse(raw.trim())) throw invalid({ problem: "notAbsoluteUrl", source, raw });
   const url = new URL(raw.trim());
   if (!/^https?:$/.test(url.protocol)) throw invalid({ problem: "notHttp", source, protocol: url.protocol });

@@ -2,9 +2,10 @@
 // `require("pulumi-storage-user/dist/provider/ledger-runtime")`: this path and its methods are a contract.
 import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { describeForgotten, messages } from "./messages";
-import type { ForgottenUser, TrackedUser } from "./ledger";
-import { UNKNOWN } from "./inputs";
-import { warn } from "./plugin/engine-log";
+import type { ForgottenUser, TrackedUser } from "./model";
+import { UNKNOWN } from "./arguments";
+import { isUnconfirmed } from "./identity";
+import { warn } from "./core/engine-log";
 
 type Props = Record<string, unknown>;
 type LedgerUser = TrackedUser & { name: string };
@@ -16,8 +17,7 @@ const isUnknown = (v: unknown): boolean =>
 const usersOf = (p: Props): LedgerUser[] => (Array.isArray(p.users) ? (p.users as LedgerUser[]) : []);
 // Ids typed into YAML config often arrive as numbers: both are accepted.
 const cleanedUpOf = (p: Props): string[] => (Array.isArray(p.cleanedUp) ? p.cleanedUp.map(String) : []);
-const onServiceOf = (id: string): ForgottenUser["onService"] =>
-  id.startsWith("unconfirmed-") ? "may exist" : "exists";
+const onServiceOf = (id: string): ForgottenUser["onService"] => (isUnconfirmed(id) ? "may exist" : "exists");
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** The ledger's logic: who vanished between the previous state and today's users. Pure. */
@@ -86,17 +86,17 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<dynam
   return { changes: changed || next.forgotten.length !== (previous.forgotten ?? []).length, replaces: [] };
 }
 
-const urnOf = (p: Props) => (typeof p.__urn === "string" ? { __urn: p.__urn } : {});
+const keepUrn = (p: Props) => (typeof p.__urn === "string" ? { __urn: p.__urn } : {});
 
 export async function create(news: Props): Promise<dynamic.CreateResult> {
   const { outputs } = reconcile({}, usersOf(news), [], new Date().toISOString());
-  return { id: `ledger-${Date.now().toString(36)}`, outs: { ...outputs, ...urnOf(news) } };
+  return { id: `ledger-${Date.now().toString(36)}`, outs: { ...outputs, ...keepUrn(news) } };
 }
 
 export async function update(_id: string, olds: Props, news: Props): Promise<dynamic.UpdateResult> {
   const { outputs, added } = reconcile(olds, usersOf(news), cleanedUpOf(news), new Date().toISOString());
   if (added.length > 0) await warn(news.__urn, "LEDGER_GREW", { added, total: outputs.forgotten.length });
-  return { outs: { ...outputs, ...urnOf(news) } };
+  return { outs: { ...outputs, ...keepUrn(news) } };
 }
 
 /** The record ends with the ledger: all of it is printed, so it survives in the operator's log. */

@@ -1,32 +1,11 @@
 // The StorageUserLedger resource as programs construct it, and what it records (docs/ledger.md).
 import * as pulumi from "@pulumi/pulumi";
 import { StorageUserError } from "./messages";
-import { nameFromUrn } from "./inputs";
+import { nameFromUrn } from "./identity";
 import type { StorageUser } from "./storage-user";
+import type { ForgottenUser, TrackedUser } from "./model";
 import { assertConfig, urnOf } from "./program";
 import { serializableProvider } from "./serializable";
-
-/** A user as the ledger records it: an element of its `current` output (an alias: assignable to Record<string, unknown>). */
-export type TrackedUser = {
-  /** Resource id: the service's user Id, or `unconfirmed-…` for a create that never confirmed. */
-  id: string;
-  /** The requested login (the StorageUser's `userName` output). */
-  userName: string;
-  /** The base URL of the service the user lives on (its `baseUrl` output); absent for users created by 0.1.x. */
-  service?: string;
-};
-
-/** A user the stack has let go of that stays on the service: an element of the ledger's `forgotten` output. */
-export interface ForgottenUser extends TrackedUser {
-  /** The Pulumi resource name the user had in the stack. */
-  resourceName: string;
-  /** When the ledger noticed (ISO 8601, UTC). */
-  at: string;
-  /** `replaced`: a replace created a new user; `removed`: the resource left the program, or the stack was destroyed. */
-  why: "replaced" | "removed";
-  /** "may exist": the create never confirmed a user, so the service may or may not have one. */
-  onService: "exists" | "may exist";
-}
 
 /** A user given by hand instead of as a StorageUser (e.g. one created inside a component). */
 export interface LedgerEntry {
@@ -69,7 +48,7 @@ export class StorageUserLedger extends pulumi.dynamic.Resource {
       {
         users: args.users.map(entry),
         cleanedUp: args.cleanedUp ?? [],
-        __urn: urnOf(name, "StorageUserLedger", opts?.parent),
+        __urn: urnOf(name, "ledger", opts?.parent),
         current: undefined,
         forgotten: undefined,
       },

@@ -3,7 +3,8 @@
  * what to do`), warnings (`[CODE] …`) and the reasons an argument is refused. The code lists and
  * types are derived from it; docs/errors.md is held to it by test/unit/messages.test.ts.
  */
-import type { ForgottenUser } from "./ledger";
+import { isUnconfirmed } from "./identity";
+import type { ForgottenUser } from "./model";
 
 type Text = string[]; // [what happened, what to do]
 
@@ -20,7 +21,7 @@ type Reach = { url: string; detail: string; source: string };
 type Failure = { property: string; reason: string };
 
 /** The resource's URN quoted for a shell, or a placeholder and where to find it. */
-export const urnArg = (urn: unknown) =>
+const urnArg = (urn: unknown) =>
   typeof urn === "string" && urn.startsWith("urn:pulumi:") ? `'${urn}'` : "<urn> (from `pulumi stack --show-urns`)";
 const replaceHint = (urn: unknown) =>
   `run \`pulumi up --replace ${urnArg(urn)}\` to create a new user, or \`pulumi state delete ${urnArg(urn)}\` to forget this one ` +
@@ -48,9 +49,8 @@ const unsupported = {
 } as const;
 
 /** What a user is called in warnings; `service` is absent in state written by 0.1.x until a refresh. */
-export type UserRef = { id: string; userName: string; service?: string; urn?: unknown };
+type UserRef = { id: string; userName: string; service?: string; urn?: unknown };
 const where = (u: UserRef) => u.service ?? "its service (not recorded: created by 0.1.x; `pulumi refresh` records it)";
-const unconfirmed = (id: string) => id.startsWith("unconfirmed-");
 type Moved = UserRef & { service: string; connection: string; now: string };
 const sameOrNew = (u: Moved) =>
   `If ${u.now} is the same service under a new address, run \`STORAGE_SERVICE_NEW_ADDRESS=${u.now} pulumi up\` to record it; to create a new user there instead, \`pulumi up --replace ${urnArg(u.urn)}\` (user ${u.id} then stays on ${u.service})`;
@@ -208,6 +208,11 @@ const errors = {
     `StorageUser '${d.name}' cannot be imported or read by id: the storage API has no call that returns an existing user's credentials`,
     "let Pulumi create the user, or keep the existing user's credentials in pulumi config --secret",
   ],
+  CONFIG_WRITE_FAILED: (d: { key: string; exit: string; said: string }) => [
+    `\`pulumi config set --secret ${d.key}\` failed (exit ${d.exit}): ${d.said}`,
+    "check the stack's name and the workspace's pulumiCommand, workDir and envVars; the key was not set",
+  ],
+  USAGE: (d: { what: string; usage: string }) => [d.what, d.usage],
   PENDING_INPUT_UNREADABLE: {
     notADeployment: (d: { why: string }) => [
       d.why,
@@ -226,7 +231,7 @@ const errors = {
 
 const warnings = {
   REPLACE_LEAVES_USER: (u: UserRef & { now?: string }) =>
-    unconfirmed(u.id)
+    isUnconfirmed(u.id)
       ? `StorageUser '${u.userName}' (${u.id}, on ${where(u)}) is to be replaced: its create never confirmed a user, so a user '${u.userName}' may stay on the service: check there and delete it if it exists`
       : `StorageUser '${u.userName}' (id ${u.id}, on ${where(u)}) is to be replaced: the new user is created first${u.now && u.now !== u.service ? ` on ${u.now}` : ""}, then this one leaves the stack but stays on the service, which has no delete call: delete user ${u.id} there afterwards`,
   SERVICE_MOVED: (u: Moved) =>
@@ -241,10 +246,10 @@ const warnings = {
   SERVICE_RECORDED: (u: UserRef & { connection: string; now: string }) =>
     `StorageUser '${u.userName}' (id ${u.id}) had no recorded service (created by 0.1.x): recorded as ${u.now}, where ${u.connection} pointed at the last pulumi up`,
   USER_LEFT_STACK: (u: UserRef & { failed: boolean }) =>
-    `StorageUser '${u.userName}' (${unconfirmed(u.id) ? "" : "id "}${u.id}, on ${where(u)}) left the stack` +
+    `StorageUser '${u.userName}' (${isUnconfirmed(u.id) ? "" : "id "}${u.id}, on ${where(u)}) left the stack` +
     (!u.failed
       ? ` but still exists on the storage service, which has no delete call: delete user ${u.id} there if it is no longer needed`
-      : unconfirmed(u.id)
+      : isUnconfirmed(u.id)
         ? `; its create did not finish cleanly, so a user '${u.userName}' may exist on the storage service: check and delete it there`
         : `; its create answer was unusable, and user ${u.id} still exists on the storage service: delete it there`),
   LEDGER_GREW: (d: { added: ForgottenUser[]; total: number }) =>

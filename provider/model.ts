@@ -70,12 +70,15 @@ export interface Credentials {
 // The public types and the table agree both ways: a field missing on either side fails to compile.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type FieldsOf<C extends keyof Answer> = { -readonly [F in keyof Answer[C][1]]: string };
-export const agree: [
-  Same<FieldsOf<"swift">, SwiftConnection>,
-  Same<FieldsOf<"s3">, S3Connection>,
-  Same<FieldsOf<"ftp">, FtpConnection>,
-  Same<keyof Credentials, Exclude<keyof Answer, Named<Kind>> | Named<typeof SECRET>>,
-] = [true, true, true, true];
+type Agree<T extends true[]> = T;
+type _Agreement = Agree<
+  [
+    Same<FieldsOf<"swift">, SwiftConnection>,
+    Same<FieldsOf<"s3">, S3Connection>,
+    Same<FieldsOf<"ftp">, FtpConnection>,
+    Same<keyof Credentials, Exclude<keyof Answer, Named<Kind>> | Named<typeof SECRET>>,
+  ]
+>;
 
 /** One task of the answer's `Tasks`, as the `tasks` output holds it. */
 export interface Task {
@@ -111,8 +114,8 @@ export function credentialsOf(account: Account, secrets: Tree): Credentials {
 }
 
 export const isObject = (v: unknown): v is Tree => typeof v === "object" && v !== null && !Array.isArray(v);
-// A stored `account` or `secrets`: JSON text (objects accepted too); undefined when absent or unreadable.
-export function stored<T>(value: unknown): T | undefined {
+// JSON text parsed (an object passes as it is); undefined when absent or unreadable.
+export function parseJson<T>(value: unknown): T | undefined {
   try {
     return typeof value === "string"
       ? (JSON.parse(value) as T)
@@ -140,13 +143,13 @@ export function upgrade<T extends Tree>(olds: T): T {
   return { ...rest, account: JSON.stringify(account), secrets: JSON.stringify(secrets) } as unknown as T;
 }
 
-const str = { type: "string" };
+const STRING = { type: "string" };
 const ref = (type: string) => ({ $ref: `#/types/storage-user:index:${type}` });
 
 /** The arguments: `description` documents the argument, `output` the output of the same name. */
 export const inputs = {
   userName: {
-    schema: str,
+    schema: STRING,
     description:
       'Requested login of the new user (request member `UserName`). Changing it creates a new user. Left out, a name is generated on create: the resource name, "-", 7 random hex digits, kept on every update and new on every replace, which is how to rotate credentials.',
     output: "The requested login, as sent: the given userName, or the generated one.",
@@ -158,7 +161,7 @@ export const inputs = {
     output: "The `persistPassword` input, as sent (`false` unless given).",
   },
   connection: {
-    schema: str,
+    schema: STRING,
     description:
       "Name of a connection, for users on several services in one program: the address and token it names are read from STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME> in the environment (TypeScript programs can set them in stack config too). Omitted: the provider's own settings. A user never moves on its own.",
     output: "The connection name the user was last deployed with; undefined: the default one.",
@@ -168,7 +171,7 @@ export const inputs = {
 type Sources = { id: string; account: Account; credentials: Credentials };
 const out =
   <S extends keyof Sources>(from: S) =>
-  <T>(description: string, derive: (v: Sources[S]) => T, schema: object = str) => ({
+  <T>(description: string, derive: (v: Sources[S]) => T, schema: object = STRING) => ({
     from,
     schema,
     description,
@@ -226,7 +229,7 @@ export const outputs = {
   /** Secret: AWS_*, OS_* and FTP_* variables for applications. */
   env: secret("Secret: AWS_*, OS_* and FTP_* variables for applications.", envOf, {
     type: "object",
-    additionalProperties: str,
+    additionalProperties: STRING,
   }),
   /** Secret: ftp://login:password@host/ (percent-encoded). */
   ftpUrl: secret("Secret: ftp://login:password@host/ (percent-encoded).", (c) => ftpUrlOf(c.ftp)),
@@ -245,7 +248,7 @@ export type OutputValues = {
 };
 
 export function sourcesOf(r: { id?: string; account?: unknown; secrets?: unknown }): Partial<Sources> {
-  const [account, secrets] = [stored<Account>(r.account), stored<Tree>(r.secrets)];
+  const [account, secrets] = [parseJson<Account>(r.account), parseJson<Tree>(r.secrets)];
   return { id: r.id, account, credentials: account && secrets && credentialsOf(account, secrets) };
 }
 
@@ -277,6 +280,28 @@ export function envOf({ swift, s3, ftp }: Credentials): Record<string, string> {
     FTP_PASSWORD: ftp.password,
     FTP_URL: ftpUrlOf(ftp),
   };
+}
+
+/** A user as the ledger records it: an element of its `current` output (an alias: assignable to Record<string, unknown>). */
+export type TrackedUser = {
+  /** Resource id: the service's user Id, or `unconfirmed-…` for a create that never confirmed. */
+  id: string;
+  /** The requested login (the StorageUser's `userName` output). */
+  userName: string;
+  /** The base URL of the service the user lives on (its `baseUrl` output); absent for users created by 0.1.x. */
+  service?: string;
+};
+
+/** A user the stack has let go of that stays on the service: an element of the ledger's `forgotten` output. */
+export interface ForgottenUser extends TrackedUser {
+  /** The Pulumi resource name the user had in the stack. */
+  resourceName: string;
+  /** When the ledger noticed (ISO 8601, UTC). */
+  at: string;
+  /** `replaced`: a replace created a new user; `removed`: the resource left the program, or the stack was destroyed. */
+  why: "replaced" | "removed";
+  /** "may exist": the create never confirmed a user, so the service may or may not have one. */
+  onService: "exists" | "may exist";
 }
 
 /** The engine's wire form of a secret value (sdk/go/common/resource/sig): `{ [SIG]: SECRET, value }`. */

@@ -3,6 +3,7 @@
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { checkConfig } from "./config";
+import { TYPES } from "./identity";
 import { plainInFiles, stackConfigFile } from "./project-file";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- outside the SDK's typed surface, in every version of the peer range
@@ -19,8 +20,8 @@ export function perRun<T>(make: () => T): () => T {
 }
 
 /** The resource's URN, the plugin's `__urn` input, so its warnings name the resource; createUrn makes Outputs, needed only under a parent. */
-export function urnOf(name: string, kind: "StorageUser" | "StorageUserLedger", parent?: pulumi.Resource) {
-  const type = `pulumi-nodejs:dynamic/storage:${kind}`;
+export function urnOf(name: string, kind: "user" | "ledger", parent?: pulumi.Resource) {
+  const type = TYPES[kind];
   return parent
     ? pulumi.createUrn(name, type, parent)
     : `urn:pulumi:${pulumi.getStack()}::${pulumi.getProject()}::${type}::${name}`;

@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { PlainAt } from "./config";
 
-export interface ProjectFile {
+interface ProjectFile {
   file: string;
   name?: string;
   main?: string;

@@ -1,8 +1,7 @@
 // The StorageUser resource as programs construct it: its arguments, options and outputs.
 import * as pulumi from "@pulumi/pulumi";
-import { defaults } from "./defaults";
 import { StorageUserError } from "./messages";
-import { argNames, inputFailures, PREVIEW_MARK } from "./inputs";
+import { argNames, inputFailures, PREVIEW_MARK, withDefaults } from "./arguments";
 import { deriveOutput, OutputName, outputNames, outputs, OutputValues, sourcesOf } from "./model";
 import { assertConfig, perRun, redactResponseDumps, urnOf } from "./program";
 import { serializableProvider } from "./serializable";
@@ -75,7 +74,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
     // Names and plain values now (an unknown argument would vanish); Output values in the plugin's check.
     const known = (v: unknown) => (pulumi.Output.isInstance(v) || v instanceof Promise ? undefined : v);
     const failures = inputFailures(Object.fromEntries(Object.entries(args).map(([k, v]) => [k, known(v)])), false);
-    const unknownName = failures.some((f) => !(argNames as readonly string[]).includes(f.property));
+    const unknownName = failures.some((f) => !(argNames as string[]).includes(f.property));
     if (failures.length > 0)
       throw new StorageUserError("INVALID_INPUT", {
         problem: "invalidArguments",
@@ -92,7 +91,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
         userName: args.userName,
         ...(args.persistPassword === undefined ? {} : { persistPassword: args.persistPassword }),
         ...(args.connection === undefined ? {} : { connection: args.connection }),
-        __urn: urnOf(name, "StorageUser", opts?.parent),
+        __urn: urnOf(name, "user", opts?.parent),
         // A generated name is made at up, not at preview (inputs.ts nameInputs).
         ...(pulumi.runtime.isDryRun() ? { [PREVIEW_MARK]: true } : {}),
         ...(createTimeoutMs === undefined ? {} : { __createTimeoutMs: createTimeoutMs }),
@@ -116,7 +115,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
 
 // Per run: an Output belongs to the run that made it.
 const byDefault = perRun(() => ({
-  persistPassword: pulumi.output(defaults.persistPassword),
+  persistPassword: pulumi.output(withDefaults({}).persistPassword),
   connection: pulumi.output(undefined),
 }));
 

@@ -2,13 +2,13 @@
 // no engine, no API); docs/unit-testing.md shows a whole test.
 import * as pulumi from "@pulumi/pulumi";
 import { createHash } from "node:crypto";
-import { defaults } from "./defaults";
-import { PREVIEW_MARK } from "./inputs";
-import { fields, split } from "./model";
-import { parseAnswer } from "./plugin/api";
+import { PREVIEW_MARK, withDefaults } from "./arguments";
+import { TYPES } from "./identity";
+import { CreatedUser, fields, split } from "./model";
+import { parseAnswer } from "./core/api";
 
 /** The type token a StorageUser registers under (a dynamic resource of module `storage`). */
-export const storageUserType = "pulumi-nodejs:dynamic/storage:StorageUser";
+export const storageUserType = TYPES.user;
 
 /** Options of {@link storageUserMocks}. */
 export interface StorageUserMockOptions {
@@ -67,13 +67,14 @@ export function storageUserMocks(
         typeof given.userName === "string"
           ? given.userName
           : `${args.name}-${createHash("sha256").update(args.name).digest("hex").slice(0, 7)}`;
-      const parsed = parseAnswer({ text: JSON.stringify(mockApiUser(args.name, userName)), truncated: false });
-      if (parsed.kind !== "created")
-        throw new Error(`mockApiUser does not match the answer's table: ${JSON.stringify(parsed)}`);
-      const { account, secrets } = split(parsed.user, baseUrl);
-      const state = { ...given, userName, persistPassword: given.persistPassword ?? defaults.persistPassword };
+      // The provider's own parsing of the answer: a mock that drifted from the table would fail here.
+      const { user } = parseAnswer({ text: JSON.stringify(mockApiUser(args.name, userName)), truncated: false }) as {
+        user: CreatedUser;
+      };
+      const { account, secrets } = split(user, baseUrl);
+      const state = { ...withDefaults(given), userName };
       return {
-        id: String(parsed.user.userId),
+        id: String(user.userId),
         state: { ...state, account: JSON.stringify(account), secrets: JSON.stringify(secrets) },
       };
     },

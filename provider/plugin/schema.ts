@@ -1,8 +1,9 @@
 // The schema the plugin serves: what YAML programs are checked against and the Go and Python SDKs are generated from
 // (tools/sdkgen), all of it from the description (model.ts).
+import { TYPES } from "../identity";
 import { fields, inputs, isSecret, outputNames, outputs } from "../model";
 
-const str = (description: string) => ({ type: "string", description });
+const described = (description: string) => ({ type: "string", description });
 const object = (properties: Record<string, object>) => ({
   type: "object",
   properties,
@@ -15,14 +16,14 @@ const stringsOf = (conn?: string) =>
   Object.fromEntries(
     fields
       .filter((f) => f.conn === conn && (conn || !f.plain))
-      .map((f) => [f.name, str(`\`${f.api.join(".")}\` of the API's answer.`)]),
+      .map((f) => [f.name, described(`\`${f.api.join(".")}\` of the API's answer.`)]),
   );
 const settings = {
-  baseUrl: str(
+  baseUrl: described(
     "The storage API's root URL (https://…; http:// only to a loopback address). Fallback: STORAGE_API_URL in the environment of the pulumi command. Preview needs it; no request is sent.",
   ),
   accessToken: {
-    ...str(
+    ...described(
       "The API token, refused unless secret (`pulumi config set --secret storage-user:accessToken`, value entered at the prompt or piped in). Fallback: STORAGE_ACCESS_TOKEN. Preview needs none; create does.",
     ),
     secret: true,
@@ -31,7 +32,7 @@ const settings = {
 // Not set after every create: a default connection has none; an answer may list no creation task.
 const optional = ["connection", "creationTaskId"];
 
-export const typeToken = "storage-user:index:StorageUser";
+export const typeToken = TYPES.pluginUser;
 export const schema = {
   name: "storage-user",
   displayName: "StorageUser",
@@ -54,9 +55,9 @@ export const schema = {
     "storage-user:index:Task": object({
       id: { type: "integer", description: "`Id`." },
       progressPercent: { type: "number", description: "`ProgressPercent` at creation." },
-      type: str("`Type`, e.g. StorageUserCreate."),
-      state: str("`State`, e.g. New."),
-      startDate: str("`StartDate`, as the service wrote it."),
+      type: described("`Type`, e.g. StorageUserCreate."),
+      state: described("`State`, e.g. New."),
+      startDate: described("`StartDate`, as the service wrote it."),
     }),
   },
   resources: {

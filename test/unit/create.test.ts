@@ -3,9 +3,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { StorageUserError } from "../../provider/messages";
 import * as runtime from "../../provider/runtime";
-import { UNKNOWN } from "../../provider/inputs";
+import { UNKNOWN } from "../../provider/arguments";
 import { credentialsOf, outputs } from "../../provider/model";
-import { Clock, createUser } from "../../provider/plugin/api";
+import { Clock, createUser } from "../../provider/core/api";
 import { ApiServer, Fault, startApiServer } from "../../server/api-server";
 
 type RecordedFailure = StorageUserError & { id: string; properties: Record<string, unknown>; reasons: string[] };

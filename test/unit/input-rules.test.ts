@@ -4,8 +4,8 @@
 // lists the rules.
 import { afterEach, describe, expect, test } from "vitest";
 import { Settings } from "../../provider/config";
-import { userNameOf } from "../../provider/inputs";
-import { lifecycle } from "../../provider/plugin/lifecycle";
+import { userNameOf } from "../../provider/arguments";
+import { lifecycle } from "../../provider/core/lifecycle";
 import * as runtime from "../../provider/runtime";
 
 const PROVIDER = "exports.handler = () => ({});";

@@ -2,7 +2,8 @@
 // removed or possibly existing, diff and check. test/e2e/engine/lifecycle.test.ts runs it through the CLI.
 import { describe, expect, test } from "vitest";
 import { check, diff, reconcile } from "../../provider/ledger-runtime";
-import { nameFromUrn, UNKNOWN } from "../../provider/inputs";
+import { UNKNOWN } from "../../provider/arguments";
+import { nameFromUrn } from "../../provider/identity";
 
 describe("ledger logic", () => {
   const a = { name: "app", id: "1", userName: "app-v1" };

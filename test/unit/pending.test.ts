@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { describe, expect, test } from "vitest";
 import { repoRoot } from "../../scripts/toolchain";
 import { StorageUserError } from "../../provider/messages";
-import { formatPendingStorageUser, pendingStorageUsers } from "../../cli/pending";
+import { formatPendingStorageUser, pendingStorageUsers } from "../../provider/core/pending";
 
 const SIG = "4dabf18193072939515e22adb298388d";
 const TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";

@@ -1,6 +1,6 @@
 // The retry policy is a pure function: (attempt, outcome, Retry-After, now, jitter) -> delay | "stop", on the defaults.
 import { expect, test } from "vitest";
-import { retryDelay } from "../../provider/plugin/api";
+import { retryDelay } from "../../provider/core/api";
 
 const [zero, mid, one] = [() => 0, () => 0.5, () => 1];
 

@@ -1,15 +1,18 @@
-// The StorageUser arguments and their rules, checked by the program (plain values) and by the plugin's check.
+// The StorageUser arguments and their rules, checked by the program (plain values) and by the plugin's check,
+// and the generated name.
 import { randomBytes } from "node:crypto";
 import { defaults } from "./defaults";
 import { CONNECTION_NAME } from "./config";
+import { nameFromUrn } from "./identity";
 import { messages } from "./messages";
+import { inputs } from "./model";
 
 const reasons = messages.reasons;
 /** The value the engine sends for inputs not known yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 export const PREVIEW_MARK = "__nameAtUp";
 export const SUFFIX = "__nameSuffix";
-export const argNames = ["userName", "persistPassword", "connection"] as const;
+export const argNames = Object.keys(inputs) as (keyof typeof inputs)[];
 const internalNames = new Set(["__provider", "__createTimeoutMs", "__urn", PREVIEW_MARK, SUFFIX]);
 export type Failure = { property: string; reason: string };
 /** The inputs as create sees them; `__urn` names the resource in warnings, `__createTimeoutMs` is customTimeouts.create. */
@@ -21,8 +24,11 @@ export type UserInputs = {
   __urn?: string;
 };
 
-/** The resource's name in `urn:pulumi:stack::project::type::name` (the name may contain "::"). */
-export const nameFromUrn = (urn: string) => urn.split("::").slice(3).join("::");
+/** The arguments with their defaults filled in, as they are sent and stored. */
+export const withDefaults = <P extends Record<string, unknown>>(p: P) => ({
+  ...p,
+  persistPassword: (p.persistPassword ?? defaults.persistPassword) as boolean,
+});
 /** Pulumi's default auto-naming: the resource name, "-", and the suffix, cut to fit the length bound. */
 export const generatedName = (urn: string, suffix: string) =>
   `${nameFromUrn(urn).slice(0, defaults.maxUserNameLength - suffix.length - 1)}-${suffix}`;
@@ -71,7 +77,7 @@ const problems: Record<string, (v: unknown) => string | undefined> = {
 /** Names that are no argument (values never echoed; the accepted names listed when asked), then each known value's problem. */
 export function inputFailures(values: Record<string, unknown>, listAccepted = true): Failure[] {
   const failures = Object.keys(values)
-    .filter((k) => !(argNames as readonly string[]).includes(k) && !internalNames.has(k))
+    .filter((k) => !(argNames as string[]).includes(k) && !internalNames.has(k))
     .map((property) => ({ property, reason: reasons.notAnArgument(listAccepted ? argNames : undefined) }));
   for (const [property, problem] of Object.entries(problems)) {
     const reason =

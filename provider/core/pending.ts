@@ -1,11 +1,10 @@
 // Users that may exist on the service without being in the stack: the creates a force-stopped run left
 // pending (docs/failure-modes.md). Plain data in and out, no SDK: the bin starts fast.
 import type { Deployment } from "@pulumi/pulumi/automation";
-import { StorageUserError } from "../provider/messages";
-import { generatedName, SUFFIX } from "../provider/inputs";
-import { isObject, SECRET_SIG } from "../provider/model";
-
-const TYPES = new Set(["pulumi-nodejs:dynamic/storage:StorageUser", "storage-user:index:StorageUser"]);
+import { StorageUserError } from "../messages";
+import { generatedName, SUFFIX } from "../arguments";
+import { isUserType, TYPES, typeFromUrn } from "../identity";
+import { isObject, SECRET_SIG } from "../model";
 
 /** A StorageUser create that may have made a user the stack does not record. */
 export interface PendingStorageUser {
@@ -41,9 +40,9 @@ function deploymentOf(input: unknown): Obj {
   throw notADeployment("the input has neither `deployment`, `checkpoint` nor `resources`/`pending_operations`");
 }
 
-const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+const asString = (v: unknown) => (typeof v === "string" ? v : undefined);
 const nameOf = (p: Obj, urn: unknown) =>
-  str(p.userName) ?? (typeof p[SUFFIX] === "string" ? generatedName(String(urn), p[SUFFIX]) : undefined);
+  asString(p.userName) ?? (typeof p[SUFFIX] === "string" ? generatedName(String(urn), p[SUFFIX]) : undefined);
 const keyOf = (userName: string, connection: string | undefined) => `${userName}\n${connection ?? ""}`;
 const timeOf = (d: Obj) =>
   isObject(d.manifest) && typeof d.manifest.time === "string" ? Date.parse(d.manifest.time) || 0 : 0;
@@ -63,10 +62,10 @@ export function pendingStorageUsers(
   const newest = all.reduce((a, b) => (timeOf(b) >= timeOf(a) ? b : a));
   const recorded = new Set(
     [newest.resources ?? []].flat().flatMap((r: unknown) => {
-      if (!isObject(r) || !TYPES.has(String(r.type))) return [];
+      if (!isObject(r) || !isUserType(r.type)) return [];
       const p = { ...(isObject(r.inputs) ? r.inputs : {}), ...(isObject(r.outputs) ? r.outputs : {}) };
       const name = nameOf(p, r.urn);
-      return name ? [keyOf(name, str(p.connection))] : [];
+      return name ? [keyOf(name, asString(p.connection))] : [];
     }),
   );
   const dealtWith = new Set([...(options.dealtWith ?? [])].map((line) => line.split("\t")[0].trim()).filter(Boolean));
@@ -76,12 +75,11 @@ export function pendingStorageUsers(
     if (d.pending_operations !== undefined && !Array.isArray(d.pending_operations))
       throw notADeployment("`pending_operations` is not a list");
     for (const op of (d.pending_operations ?? []) as unknown[]) {
-      if (!isObject(op) || op.type !== "creating" || !isObject(op.resource) || !TYPES.has(String(op.resource.type)))
-        continue;
+      if (!isObject(op) || op.type !== "creating" || !isObject(op.resource) || !isUserType(op.resource.type)) continue;
       const inputs = isObject(op.resource.inputs) ? op.resource.inputs : {};
-      const urn = str(op.resource.urn) ?? "";
+      const urn = asString(op.resource.urn) ?? "";
       const userName = nameOf(inputs, urn);
-      const connection = str(inputs.connection);
+      const connection = asString(inputs.connection);
       const id = `${urn}\n${userName ?? ""}\n${connection ?? ""}`;
       if (seen.has(id)) continue;
       seen.add(id);
@@ -107,6 +105,6 @@ export function formatPendingStorageUser(p: PendingStorageUser): string {
     ? `connection ${p.connection}`
     : p.connectionIsSecret
       ? "a connection whose name is secret"
-      : `default connection (${p.urn.includes("::storage-user:index:") ? "storage-user" : "storage"}:baseUrl)`;
+      : `default connection (${typeFromUrn(p.urn) === TYPES.pluginUser ? "storage-user" : "storage"}:baseUrl)`;
   return `${name}\t${service}\t${p.urn}\t${p.status}`;
 }

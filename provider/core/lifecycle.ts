@@ -4,21 +4,28 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { defaults } from "../defaults";
 import { ErrorArgs, errorText, StorageUserError } from "../messages";
 import { declaredNewAddress, Settings } from "../config";
-import { inputFailures, nameInputs, PREVIEW_MARK, SUFFIX, UNKNOWN, UserInputs, userNameOf } from "../inputs";
-import { Account, isV01, split, stored, upgrade } from "../model";
+import {
+  inputFailures,
+  nameInputs,
+  PREVIEW_MARK,
+  SUFFIX,
+  UNKNOWN,
+  UserInputs,
+  userNameOf,
+  withDefaults,
+} from "../arguments";
+import { recordedService, unconfirmedId } from "../identity";
+import { Account, isV01, parseJson, split, upgrade } from "../model";
 import { createUser } from "./api";
 import { warn } from "./engine-log";
 
 type FailureRecord = { code: "OUTCOME_UNKNOWN" | "RESPONSE_UNUSABLE"; what: string; todo: string; at: string };
 type Props = Record<string, unknown> & { __provider?: string; __failure?: FailureRecord };
 
-const withDefault = (p: Props): Props => ({ ...p, persistPassword: p.persistPassword ?? defaults.persistPassword });
-// The recorded service: in `account` from 0.2.0; at the top in 0.1.x state and in recorded failures.
-const serviceOf = (p: Props) => [stored<Account>(p.account)?.baseUrl ?? p.baseUrl].find((u) => typeof u === "string");
 const refOf = (id: string, p: Props, urn: unknown = p.__urn) => ({
   id,
   userName: String(p.userName),
-  service: serviceOf(p),
+  service: recordedService(p),
   urn,
 });
 
@@ -58,7 +65,7 @@ export function lifecycle(settings: Settings) {
         failures.push({ property: news.connection === undefined ? "" : "connection", reason: (err as Error).message });
       }
     }
-    return { inputs: withDefault(news), failures };
+    return { inputs: withDefaults(news), failures };
   }
 
   async function diff(id: string, olds: Props, news: Props): Promise<dynamic.DiffResult> {
@@ -66,8 +73,8 @@ export function lifecycle(settings: Settings) {
     const renamedTo =
       news[SUFFIX] !== undefined && news[SUFFIX] !== olds[SUFFIX] ? userNameOf(news, news.__urn) : olds.userName;
     const [before, after]: Props[] = [
-      withDefault(olds),
-      { ...withDefault(news), userName: news.userName ?? renamedTo },
+      withDefaults(olds),
+      { ...withDefaults(news), userName: news.userName ?? renamedTo },
     ];
     // There is no update call: a change of what was sent means a new user.
     const replaces = (["userName", "persistPassword"] as const).filter(
@@ -99,7 +106,7 @@ export function lifecycle(settings: Settings) {
   }
 
   async function create(raw: Props): Promise<dynamic.CreateResult> {
-    const inputs = withDefault(raw) as unknown as UserInputs & Props;
+    const inputs = withDefaults(raw) as unknown as UserInputs & Props;
     const userName = userNameOf(inputs, inputs.__urn);
     const resolved = settings.resolve(inputs.connection);
     const service = resolved.baseUrl.href;
@@ -121,13 +128,15 @@ export function lifecycle(settings: Settings) {
     const sent = { userName, service, urn: inputs.__urn };
     const fail: (id: string, ...failure: ErrorArgs) => never = (id, ...failure) =>
       record(id, { ...props, baseUrl: service, ...(__provider === undefined ? {} : { __provider }) }, ...failure);
-    if (result.kind === "unknown") {
-      const id = `unconfirmed-${Date.now().toString(36)}`;
-      fail(id, "OUTCOME_UNKNOWN", { problem: "noVerdict", ...sent, detail: result.detail }, { cause: result.cause });
-    }
+    if (result.kind === "unknown")
+      fail(
+        unconfirmedId(),
+        "OUTCOME_UNKNOWN",
+        { problem: "noVerdict", ...sent, detail: result.detail },
+        { cause: result.cause },
+      );
     const { userId, problems } = result;
-    if (userId === undefined)
-      fail(`unconfirmed-${Date.now().toString(36)}`, "OUTCOME_UNKNOWN", { problem: "noId", ...sent, problems });
+    if (userId === undefined) fail(unconfirmedId(), "OUTCOME_UNKNOWN", { problem: "noId", ...sent, problems });
     fail(String(userId), "RESPONSE_UNUSABLE", { problem: "created", ...sent, userId, problems });
   }
 
@@ -139,7 +148,7 @@ export function lifecycle(settings: Settings) {
     }
     const { __provider: _p, connection: _c, ...outs } = upgrade(olds);
     const now = current(news.connection);
-    const account = stored<Account>(outs.account);
+    const account = parseJson<Account>(outs.account);
     if (now !== undefined && account?.baseUrl !== undefined && now === declaredNewAddress())
       outs.account = JSON.stringify({ ...account, baseUrl: now });
     if (typeof news.__urn === "string") outs.__urn = news.__urn;
@@ -151,9 +160,9 @@ export function lifecycle(settings: Settings) {
   async function read(id: string, props: Props): Promise<dynamic.ReadResult> {
     const { __provider: _p, ...outs } = props;
     const now = current(props.connection);
-    if (props.__failure || serviceOf(props) !== undefined || now === undefined) return { id, props: outs };
+    if (props.__failure || recordedService(props) !== undefined || now === undefined) return { id, props: outs };
     await warn(props.__urn, "SERVICE_RECORDED", { ...refOf(id, props), connection: label(props.connection), now });
-    const account = stored<Account>(props.account);
+    const account = parseJson<Account>(props.account);
     return {
       id,
       props: { ...outs, ...(account ? { account: JSON.stringify({ ...account, baseUrl: now }) } : { baseUrl: now }) },

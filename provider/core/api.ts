@@ -2,7 +2,7 @@
 // means, the retry policy and the parsing. Only what provably created nothing is retried: 429, 503, unsent.
 import type { Dispatcher } from "undici";
 import { defaults } from "../defaults";
-import { CreatedUser, fields, isObject, stored, Task } from "../model";
+import { CreatedUser, fields, isObject, parseJson, Task } from "../model";
 import { redact, StorageUserError } from "../messages";
 import type { Resolved } from "../config";
 
@@ -15,7 +15,7 @@ export type CreateResult =
   | { kind: "unknown"; detail: string; cause?: unknown };
 
 /** An attempt that created nothing: its status, or "unsent" (it never reached the API). */
-export type Outcome = number | "unsent";
+type Outcome = number | "unsent";
 
 /** The delay before attempt `attempt + 1`, or "stop"; a Retry-After is a floor plus jitter, so parallel creates do not return in lockstep. */
 export function retryDelay(
@@ -45,7 +45,7 @@ const realClock: Clock = {
   random: Math.random,
 };
 
-export interface CreateRequest extends Partial<Pick<Resolved, "baseUrlSource" | "accessTokenSource">> {
+interface CreateRequest extends Partial<Pick<Resolved, "baseUrlSource" | "accessTokenSource">> {
   baseUrl: URL;
   accessToken: string;
   userName: string;
@@ -90,7 +90,7 @@ async function readLimited(body: Dispatcher.ResponseData["body"], limit: number)
 
 // The API's own error text, from `{error:{message}}`, `{message}`, `{error}` or plain text.
 function apiMessage(text: string): string {
-  const j = stored<{ error?: { message?: unknown } | string; message?: unknown }>(text);
+  const j = parseJson<{ error?: { message?: unknown } | string; message?: unknown }>(text);
   const m = typeof j?.error === "object" ? j.error?.message : (j?.error ?? j?.message);
   return redact((typeof m === "string" ? m : text).replace(/\s+/g, " ").trim()).slice(0, 300);
 }
@@ -211,7 +211,7 @@ export function parseAnswer({ text, truncated }: { text: string; truncated: bool
   }
   if (!isObject(body)) return { kind: "unusable", problems: ["the body is not a JSON object"] };
   const problems: string[] = [];
-  const str = (o: unknown, field: string, path: string): string => {
+  const nonEmpty = (o: unknown, field: string, path: string): string => {
     const v = isObject(o) ? o[field] : undefined;
     if (typeof v === "string" && v !== "") return v;
     problems.push(`${path} ${v === undefined ? "is missing" : "is not a non-empty string"}`);
@@ -224,9 +224,9 @@ export function parseAnswer({ text, truncated }: { text: string; truncated: bool
       problems.push(`${member} ${body[member] === undefined ? "is missing" : "is not an object"}`);
     const target = conn ? ((user[conn] ??= {}) as Obj) : user;
     target[name] = !conn
-      ? str(body, member, member)
+      ? nonEmpty(body, member, member)
       : isObject(body[member])
-        ? str(body[member], api[1], api.join("."))
+        ? nonEmpty(body[member], api[1], api.join("."))
         : "";
   }
   const userId = asInt(body.Id);
@@ -241,9 +241,9 @@ export function parseAnswer({ text, truncated }: { text: string; truncated: bool
     return {
       id: id ?? 0,
       progressPercent: typeof progress === "number" ? progress : 0,
-      type: str(t, "Type", `${at}.Type`),
-      state: str(t, "State", `${at}.State`),
-      startDate: str(t, "StartDate", `${at}.StartDate`),
+      type: nonEmpty(t, "Type", `${at}.Type`),
+      state: nonEmpty(t, "State", `${at}.State`),
+      startDate: nonEmpty(t, "StartDate", `${at}.StartDate`),
     };
   });
   if (problems.length > 0) return { kind: "unusable", userId, problems };
