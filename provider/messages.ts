@@ -175,11 +175,14 @@ const errors = {
       `could not reach ${d.url} (${d.detail})`,
       `check the host name in ${d.source}; nothing was created`,
     ],
+    // The fix before OpenSSL's words, which progress rows may cut.
     tls: (d: Reach) => [
-      `could not reach ${d.url} (TLS handshake failed: ${d.detail})`,
-      /wrong version number|packet length too long|http request/i.test(d.detail)
-        ? `the server speaks plain HTTP, not TLS: check the scheme in ${d.source}; nothing was created`
-        : `if the API uses a private CA, point NODE_EXTRA_CA_CERTS at its certificate; otherwise check ${d.source}; nothing was created`,
+      `could not reach ${d.url}: the TLS handshake failed`,
+      `${
+        /wrong version number|packet length too long|http request/i.test(d.detail)
+          ? `the server speaks plain HTTP, not TLS: check the scheme in ${d.source}`
+          : `if the API uses a private CA, point NODE_EXTRA_CA_CERTS at its certificate; otherwise check ${d.source}`
+      }; nothing was created (${d.detail})`,
     ],
     noConnection: (d: Reach & { attempts: number }) => [
       `could not reach ${d.url} (${d.detail}, after ${d.attempts} attempt(s))`,

@@ -69,9 +69,8 @@ const codeOf = (err: unknown) =>
 function describe(err: unknown): string {
   const e = err as { name?: string; message?: string; cause?: { message?: string } } | undefined;
   if (e?.name === "TimeoutError") return "no answer within the create budget (customTimeouts.create)";
-  return redact(
-    [...new Set([codeOf(err), e?.message, e?.cause?.message].filter((p) => p && p !== "undefined"))].join(": "),
-  ).slice(0, 300);
+  const parts = [codeOf(err), e?.message, e?.cause?.message].filter((p) => p && p !== "undefined");
+  return redact([...new Set(parts)].join(": ").replace(/\s+/g, " ")).slice(0, 300);
 }
 
 async function readLimited(body: Dispatcher.ResponseData["body"], limit: number) {

@@ -12,23 +12,26 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reference-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 const read = (f: string) => JSON.parse(fs.readFileSync(path.join(repoRoot, f), "utf8"));
 
-test("npm run docs passes its validation, which fails on an undocumented export, and documents every export of every entry", () => {
-  expect(read("package.json").scripts.docs).toBe("typedoc");
-  // Where the README says the reference goes: under dist/, which git ignores and npm does not pack.
-  const config = read("typedoc.json");
-  expect([config.out, config.entryPoints]).toEqual([
-    "dist/docs",
-    ["provider/index.ts", "provider/automation.ts", "provider/testing.ts"],
-  ]);
-  // What makes an export without a doc comment fail the run, not just warn.
-  expect([config.validation.notDocumented, config.treatValidationWarningsAsErrors]).toEqual([true, true]);
-  const json = path.join(tmp, "reference.json");
-  const typedoc = path.join(repoRoot, "node_modules", "typedoc", "bin", "typedoc");
-  const r = spawnSync(process.execPath, [typedoc, "--out", path.join(tmp, "html"), "--json", json], {
-    cwd: repoRoot,
+const docs = (cwd: string, ...args: string[]) =>
+  spawnSync("npm", ["run", "-s", "docs", "--", ...args], {
+    cwd,
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
   });
+
+test("npm run docs passes its validation, which fails on an undocumented export, and documents every export of every entry", () => {
+  // A copy of the package whose envOf lost its doc comment: the run fails and names it.
+  const copy = path.join(tmp, "copy");
+  for (const f of ["provider", "cli", "package.json", "tsconfig.json", "typedoc.json"])
+    fs.cpSync(path.join(repoRoot, f), path.join(copy, f), { recursive: true });
+  fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(copy, "node_modules"));
+  const model = path.join(copy, "provider", "model.ts");
+  fs.writeFileSync(model, fs.readFileSync(model, "utf8").replace(/^\/\*\*.*\*\/\n(?=export function envOf)/m, ""));
+  const bad = docs(copy, "--out", path.join(tmp, "bad"));
+  expect(bad.status).not.toBe(0);
+  expect(bad.stdout + bad.stderr).toContain("index.envOf (CallSignature), defined in");
+  const json = path.join(tmp, "reference.json");
+  const r = docs(repoRoot, "--out", path.join(tmp, "html"), "--json", json);
   expect(r.status, r.stdout + r.stderr).toBe(0);
   expect(r.stdout + r.stderr).not.toMatch(/\[(warning|error)\]/);
   expect(fs.existsSync(path.join(tmp, "html", "index.html"))).toBe(true);

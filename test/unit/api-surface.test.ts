@@ -70,7 +70,3 @@ test.each(Object.entries(entries))(
     expect(actual).toEqual(pinned[entry]);
   },
 );
-
-test("the root entry holds at most 20 names: what a program uses; tools for services are ./automation", () => {
-  expect(Object.keys(pinned["."]).length).toBeLessThanOrEqual(20);
-});

@@ -90,7 +90,7 @@ describe("create on success", () => {
         ftp: { login: ftp.Login, password: ftp.Password },
       },
     });
-    expect(JSON.parse(JSON.stringify(outs))).toEqual(outs); // plain JSON only: the plugin rejects anything else
+    expect(JSON.parse(JSON.stringify(outs))).toStrictEqual(outs); // plain JSON only, no undefined: the plugin rejects anything else
     // What the program offers as `credentials`: the endpoints put back.
     expect(credentialsOf(account, secrets)).toEqual({
       ...secrets,
@@ -348,8 +348,12 @@ describe("definite refusals name the fix", () => {
   test("https:// to a server that speaks plain HTTP: UNREACHABLE names the scheme, and nothing is sent", async () => {
     const before = api.requests.length;
     useConfig({ "storage:baseUrl": api.url.replace("http://", "https://"), "storage:accessToken": token });
-    const hint = "the server speaks plain HTTP, not TLS: check the scheme in storage:baseUrl";
-    await failure(runtime.create(inputs({ userName: fresh() })), "UNREACHABLE", hint);
+    // The fix first, on one line; OpenSSL's words last.
+    const err = await failure(runtime.create(inputs({ userName: fresh() })), "UNREACHABLE");
+    const fix = "the TLS handshake failed: the server speaks plain HTTP, not TLS: check the scheme in storage:baseUrl";
+    expect(err.message).toMatch(
+      new RegExp(`^\\[UNREACHABLE\\] could not reach https://[^ ]+: ${fix}; nothing was created \\(.*SSL[^\\n]*\\)$`),
+    );
     expect(api.requests.length).toBe(before);
   });
 
