@@ -141,7 +141,10 @@ export class Settings {
         ? this.stack.get(keys.key)
         : keys.key && parseConnections(this.stack.get(CONNECTIONS))[connection]?.[which];
     const value = stack || process.env[keys.env] || undefined;
-    return { ...keys, value, source: stack ? keys.key : value ? keys.env : keys.key };
+    // The same setting under the other language's namespace, which this provider does not read.
+    const other = `${this.ns === "storage" ? "storage-user" : "storage"}:${which}`;
+    const setElsewhere = value === undefined && connection === undefined && this.stack.get(other) ? other : undefined;
+    return { ...keys, value, setElsewhere, source: stack ? keys.key : value ? keys.env : keys.key };
   }
 
   baseUrl(connection?: string): URL {

@@ -84,7 +84,7 @@ const errors = {
       "pass { users: [user1, user2] } with every StorageUser of the stack",
     ],
   },
-  CONFIG_MISSING: (d: { setting: "address" | "access token"; connection?: string } & Keys) => [
+  CONFIG_MISSING: (d: { setting: "address" | "access token"; connection?: string; setElsewhere?: string } & Keys) => [
     d.connection === undefined
       ? `no storage API ${d.setting} is configured`
       : `connection '${d.connection}' has no storage API ${d.setting}`,
@@ -93,10 +93,11 @@ const errors = {
       : d.setting === "address"
         ? `run \`pulumi config set${d.path ? " --path" : ""} ${d.key} https://<api-host>\`, or set ${d.env} in the environment of the pulumi command`
         : `run ${setSecret(d.key, d.path)}, or set ${d.env} in the environment of the pulumi command (preview needs no token; create does)`) +
-      // Two namespaces, each message naming the other (docs/decisions.md).
-      (d.key.startsWith("storage:")
-        ? " (setting process.env in the program does not reach the provider; storage-user:… keys are for YAML and Go programs)"
-        : d.key && " (storage:… keys are for TypeScript programs)"),
+      (d.key.startsWith("storage:") ? " (setting process.env in the program does not reach the provider)" : "") +
+      // Two namespaces (docs/decisions.md): the key of the other one, when the user set it.
+      (d.setElsewhere
+        ? `; you set ${d.setElsewhere}, which only ${d.key.startsWith("storage:") ? "YAML, Go and Python" : "TypeScript"} programs read`
+        : ""),
   ],
   CONFIG_INVALID: {
     unknownKeys: (d: { keys: readonly string[]; known: readonly string[]; path?: boolean; suggest?: string }) => [

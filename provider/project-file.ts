@@ -41,6 +41,12 @@ export function stackConfigFile(dir: string, stack: string, project = readProjec
   return ["yaml", "yml"].map((ext) => path.join(configDir, `Pulumi.${short}.${ext}`)).find((f) => fs.existsSync(f));
 }
 
+/** The keys under `namespace:` that the stack's config file sets (as YAML keys, whatever their value). */
+export function keysInStackFile(dir: string, stack: string, namespace: string): string[] {
+  const text = read(stackConfigFile(dir, stack) ?? "") ?? "";
+  return [...text.matchAll(new RegExp(`^\\s+["']?(${namespace}:[\\w.]+)["']?\\s*:`, "gm"))].map((m) => m[1]);
+}
+
 /** Where a token's text stands in plain: the stack's config file, or the project's `config:` block (which has no secret form). */
 export function plainInFiles(dir: string, stack: string, value: string): PlainAt {
   const project = readProjectFile(dir);

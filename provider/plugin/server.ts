@@ -9,7 +9,7 @@ import { lifecycle } from "../core/lifecycle";
 import { StorageUserError } from "../messages";
 import { nameFromUrn } from "../identity";
 import { deriveOutput, isSecret, outputNames, SECRET_SIG, sourcesOf } from "../model";
-import { plainInFiles } from "../project-file";
+import { keysInStackFile, plainInFiles } from "../project-file";
 import { schema, typeToken } from "./schema";
 
 type Props = Record<string, unknown>;
@@ -21,6 +21,8 @@ const secretKeys = new Set(["secrets", ...outputNames.filter(isSecret)]);
 const isSecretValue = (v: unknown): v is { value: unknown } =>
   typeof v === "object" && v !== null && (v as Props)[SECRET_SIG[0]] === SECRET_SIG[1];
 const secret = (value: unknown) => ({ [SECRET_SIG[0]]: SECRET_SIG[1], value });
+// TypeScript's keys (`storage:…`) the stack's file sets: named when a setting of the plugin's own is missing.
+const elsewhere = new Set<string>();
 
 const fromEngine = (props: unknown): Props =>
   Object.fromEntries(
@@ -59,6 +61,7 @@ function checkProviderConfig(urn: string, news: Props): Props {
   );
   const stack = /^urn:pulumi:([^:]+)::/.exec(urn)?.[1] ?? "";
   checkConfig(values, (_key, value) => plainInFiles(projectDir(), stack, value), { ns: "storage-user" });
+  for (const key of keysInStackFile(projectDir(), stack, "storage")) elsewhere.add(key);
   return typeof news.accessToken === "string" ? { ...news, accessToken: secret(news.accessToken) } : news;
 }
 
@@ -109,7 +112,7 @@ function wrapServer(): void {
           const value = isSecretValue(v) ? v.value : v;
           if (typeof value === "string") values[`storage-user:${k}`] = value;
         }
-        settings.configure({ get: (key) => values[key] });
+        settings.configure({ get: (key) => values[key] ?? (elsewhere.has(key) ? key : undefined) });
         sdkConfigure(call, callback);
       };
       const sdkCreate = (impl.create as (call: Call, cb: Callback) => void).bind(impl);

@@ -175,12 +175,18 @@ describe("Settings, as the plugin resolves them", () => {
     }
   });
 
-  test("each namespace's missing address names its own key and the other language's", () => {
-    expect(() => new Settings().baseUrl()).toThrow(
-      "run `pulumi config set storage:baseUrl https://<api-host>`, or set STORAGE_API_URL in the environment of the pulumi command (setting process.env in the program does not reach the provider; storage-user:… keys are for YAML and Go programs)",
+  test("a missing setting names its own key, and the other language's only when the stack sets it", () => {
+    const [own, other] = [new Settings(), new Settings("storage-user")];
+    const fix = (ns: string) => `run \`pulumi config set ${ns}:baseUrl https://<api-host>\`, or set STORAGE_API_URL`;
+    expect(() => own.baseUrl()).toThrow(/storage:baseUrl https:.*does not reach the provider\)$/);
+    expect(() => other.baseUrl()).toThrow(/pulumi command$/);
+    own.configure({ get: (k) => (k === "storage-user:baseUrl" ? "https://a.example" : undefined) });
+    other.configure({ get: (k) => (k === "storage:baseUrl" ? "https://a.example" : undefined) });
+    expect(() => own.baseUrl()).toThrow(
+      `${fix("storage")} in the environment of the pulumi command (setting process.env in the program does not reach the provider); you set storage-user:baseUrl, which only YAML, Go and Python programs read`,
     );
-    expect(() => new Settings("storage-user").baseUrl()).toThrow(
-      "run `pulumi config set storage-user:baseUrl https://<api-host>`, or set STORAGE_API_URL in the environment of the pulumi command (storage:… keys are for TypeScript programs)",
+    expect(() => other.baseUrl()).toThrow(
+      `${fix("storage-user")} in the environment of the pulumi command; you set storage:baseUrl, which only TypeScript programs read`,
     );
     expect(() => new Settings("storage-user").baseUrl("eu")).toThrow(
       "set STORAGE_API_URL_EU in the environment of the pulumi command; the plugin reads named connections from the environment only",

@@ -184,7 +184,7 @@ test("bad input and a missing base URL (set in the TypeScript namespace) are ref
   const previewWithTsUrl = `pulumi config rm storage-user:baseUrl; pulumi config set storage:baseUrl ${api.url}; s=0; pulumi preview || s=$?; pulumi config rm storage:baseUrl; pulumi config set storage-user:baseUrl ${api.url}; exit $s`;
   const noUrl = failed(await inProgram(previewWithTsUrl));
   expect(noUrl.output).toContain(
-    "[CONFIG_MISSING] no storage API address is configured: run `pulumi config set storage-user:baseUrl https://<api-host>`, or set STORAGE_API_URL in the environment of the pulumi command (storage:… keys are for TypeScript programs)",
+    "[CONFIG_MISSING] no storage API address is configured: run `pulumi config set storage-user:baseUrl https://<api-host>`, or set STORAGE_API_URL in the environment of the pulumi command; you set storage:baseUrl, which only TypeScript programs read",
   );
   expect(api.requests.length).toBe(before);
 });
