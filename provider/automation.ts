@@ -33,9 +33,22 @@ export type EngineEventLike = Pick<
 export type ConfigMapLike = ConfigMap;
 /** The parts of an Automation API `Stack` read by {@link checkStackConfig}. */
 export type StackLike = Pick<Stack, "name" | "getAllConfig"> & {
-  /** Where the stack's settings file is. */
-  workspace: Pick<Workspace, "workDir">;
+  /** Where the stack's settings file is, and the project's `main`. */
+  workspace: Pick<Workspace, "workDir" | "projectSettings">;
 };
+
+// A TypeScript program's dynamic-provider plugin starts in the project's main directory and loads both from there.
+async function assertPluginCanStart({ workspace }: StackLike): Promise<void> {
+  const { runtime, main } = await workspace.projectSettings();
+  if ((typeof runtime === "string" ? runtime : runtime?.name) !== "nodejs") return;
+  const dir = path.resolve(workspace.workDir, main ?? ".");
+  for (const module of ["@pulumi/pulumi/cmd/dynamic-provider", "pulumi-storage-user/dist/provider/runtime"])
+    try {
+      require.resolve(module, { paths: [dir] });
+    } catch {
+      throw new StorageUserError("PLUGIN_CANNOT_START", { module, dir });
+    }
+}
 
 const ourType = (type?: string) => (Object.values(TYPES) as (string | undefined)[]).includes(type?.split("$").pop());
 const ours = (urn?: string) => urn !== undefined && ourType(typeFromUrn(urn));
@@ -133,11 +146,13 @@ export function checkStorageConfig(config: ConfigMapLike, options: { path?: bool
 }
 
 /**
- * Checks `config` as {@link checkStorageConfig}, then sets it: plain values with `setAllConfig`, secret ones through
- * `pulumi config set`'s standard input, as the Automation API passes values as arguments, shown in process lists.
+ * Checks `config` as {@link checkStorageConfig} and that the plugin can start (`[PLUGIN_CANNOT_START]`), then sets it:
+ * plain values with `setAllConfig`, secret ones through `pulumi config set`'s standard input (the Automation API passes
+ * values as arguments, shown in process lists).
  */
 export async function setStorageConfig(stack: Stack, config: ConfigMapLike, options: { path?: boolean } = {}) {
   checkStorageConfig(config, options);
+  await assertPluginCanStart(stack);
   const entries = Object.entries(config);
   await stack.setAllConfig(Object.fromEntries(entries.filter(([, v]) => !v.secret)), options.path);
   const ws = stack.workspace;
@@ -153,8 +168,9 @@ export async function setStorageConfig(stack: Stack, config: ConfigMapLike, opti
   }
 }
 
-/** Refuses a stack whose existing config holds a plain token or a misspelt key, before any operation records it. */
+/** Refuses a stack whose existing config holds a plain token or a misspelt key, or whose plugin cannot start, before any operation records it. */
 export async function checkStackConfig(stack: StackLike): Promise<void> {
+  await assertPluginCanStart(stack);
   const config = await stack.getAllConfig();
   const dir = stack.workspace.workDir;
   const file = stackConfigFile(dir, stack.name);

@@ -143,6 +143,10 @@ const errors = {
         : `run ${setSecret(d.key, d.path)}`
     } (or ${d.project ? "" : "remove it and "}set ${d.env} in the environment), and rotate the token if that file, the stack's state or its update history was shared`,
   ],
+  PLUGIN_CANNOT_START: (d: { module: string; dir: string }) => [
+    `the dynamic-provider plugin cannot start: ${d.module} does not resolve from ${d.dir}, the project's main directory, where Pulumi starts it`,
+    "set the project's main (an inline program's projectSettings.main) to a directory whose node_modules hold @pulumi/pulumi and pulumi-storage-user, such as the service's own; nothing was created",
+  ],
   VERSION_MISMATCH: (d: { wanted: string; running: string }) => [
     `the program's SDK asks for the storage-user plugin v${d.wanted}, but the plugin in plugins.providers is v${d.running}`,
     "use the SDK and the package of one release (docs/go.md)",

@@ -49,6 +49,7 @@ const cases: ErrorArgs[] = [
   ["CONFIG_INVALID", { problem: "userInfo", source: "storage:baseUrl" }],
   ["CONFIG_INVALID", { problem: "queryOrFragment", source: "storage:baseUrl" }],
   ["CONFIG_NOT_SECRET", { ...keys, where: "Pulumi.yaml", project: true, inline: true }],
+  ["PLUGIN_CANNOT_START", { module: "@pulumi/pulumi/cmd/dynamic-provider", dir: "/" }],
   ["VERSION_MISMATCH", { wanted: "0.4.0", running: "0.5.0" }],
   ["UNAUTHORIZED", { status: 401, apiMessage: echo, withScheme: true, source: "storage:accessToken" }],
   ["ENDPOINT_NOT_FOUND", { status: 404, url, source: "storage:baseUrl" }],

@@ -189,14 +189,16 @@ describe.skipIf(onNewestCli)("docs/automation-api.md's snippet and examples/auto
     expect(fs.readdirSync(path.join(work, "guide-tmp"))).toEqual([]);
   });
 
-  test("with the token not marked secret: [CONFIG_NOT_SECRET] before anything is written; from a directory without node_modules: the plugin cannot start (docs/automation-api.md); nothing created", async () => {
+  test("with the token not marked secret: [CONFIG_NOT_SECRET] before anything is written; from a directory without node_modules: [PLUGIN_CANNOT_START] before anything runs; nothing created", async () => {
     const requests = apis[0].requests.length;
     expect(await guide("plain.mjs", "plain")).toMatchObject(notSecret("storage:accessToken is set in plain text"));
     expect(fs.existsSync(path.join(work, "backend", ".pulumi", "stacks", "tenants", "plain.json"))).toBe(false);
-    // The snippet's project main is process.cwd(), where the modules must resolve.
+    // The snippet's project main is process.cwd(), where the modules must resolve: setStorageConfig says so.
     const empty = await guide("esm.mjs", "empty", path.join(work, "empty"));
     expect(empty).toMatchObject({ ok: false });
-    expect(empty.output).toContain("Cannot find module '@pulumi/pulumi/cmd/dynamic-provider'");
+    expect(empty.output).toContain(
+      `[PLUGIN_CANNOT_START] the dynamic-provider plugin cannot start: @pulumi/pulumi/cmd/dynamic-provider does not resolve from ${path.join(work, "empty")}, the project's main directory`,
+    );
     expect(apis[0].requests.length).toBe(requests);
     expect(fs.readdirSync(path.join(work, "guide-tmp"))).toEqual([]);
   });
