@@ -8,6 +8,7 @@ export const defaults = {
   maxUnsentAttempts: 4, // Attempts after a failed connection: a dead endpoint should fail in seconds, not minutes.
   retryBaseDelayMs: 500, // First back-off delay; doubles per attempt, capped by maxRetryDelayMs.
   maxRetryDelayMs: 20_000, // The longest back-off between two attempts, a `Retry-After` floor aside.
+  paceRisePerCreate: 0.05, // Creates/s the learned pace rises by with each accepted create (a 429 sets it anew).
   maxResponseBytes: 1024 * 1024, // Larger answers are cut and treated as unusable.
   maxUserNameLength: 256, // Upper bound on userName length; the spec names none, so this only stops garbage.
 } as const;

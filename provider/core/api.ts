@@ -17,6 +17,12 @@ export type CreateResult =
 /** An attempt that created nothing: its status, or "unsent" (it never reached the API). */
 type Outcome = number | "unsent";
 
+/** A Retry-After header in ms: seconds or an HTTP date; undefined when absent or unreadable. */
+const retryAfterMs = (text: string | undefined, now: number) => {
+  const ms = !text?.trim() ? NaN : /^\d+$/.test(text.trim()) ? Number(text.trim()) * 1000 : Date.parse(text) - now;
+  return Number.isNaN(ms) ? undefined : Math.max(0, ms);
+};
+
 /** The delay before attempt `attempt + 1`, or "stop"; a Retry-After is a floor plus jitter, so parallel creates do not return in lockstep. */
 export function retryDelay(
   attempt: number,
@@ -28,12 +34,11 @@ export function retryDelay(
   if (![429, 503, "unsent"].includes(outcome)) return "stop";
   if (attempt >= (outcome === "unsent" ? defaults.maxUnsentAttempts : defaults.maxAttempts)) return "stop";
   const backoff = Math.min(defaults.maxRetryDelayMs, defaults.retryBaseDelayMs * 2 ** (attempt - 1));
-  const text = retryAfter?.trim();
-  const asked = !text ? undefined : /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - now;
+  const asked = retryAfterMs(retryAfter, now);
   return Math.round(
-    asked === undefined || Number.isNaN(asked)
+    asked === undefined
       ? backoff / 2 + random() * (backoff / 2)
-      : Math.max(0, asked) + random() * Math.max(defaults.retryBaseDelayMs, asked / 2),
+      : asked + random() * Math.max(defaults.retryBaseDelayMs, asked / 2),
   );
 }
 
@@ -45,6 +50,36 @@ const realClock: Clock = {
   random: Math.random,
 };
 
+/**
+ * The API's rate as one provider process learns it, shared by all its creates: a 429 pauses every create for its
+ * Retry-After and sets the pace to the creates the API accepted in the last second; each accepted one then raises
+ * the pace a little, to find a faster rate again (docs/configuration.md "Rate limits").
+ */
+export function pace(clock: Clock) {
+  let [gapMs, next, until, accepted] = [0, 0, 0, [] as number[]];
+  const lastSecond = (now: number) => (accepted = accepted.filter((t) => t > now - 1000));
+  return {
+    /** When the next attempt may be sent: its turn, after any pause. */
+    turn() {
+      const at = Math.max(clock.now(), next, until);
+      next = at + gapMs;
+      return at;
+    },
+    accepted() {
+      lastSecond(clock.now()).push(clock.now());
+      if (gapMs) gapMs = 1000 / (1000 / gapMs + defaults.paceRisePerCreate);
+    },
+    throttled(pauseMs: number) {
+      until = Math.max(until, clock.now() + pauseMs);
+      gapMs = 1000 / Math.max(1, lastSecond(clock.now()).length);
+    },
+  };
+}
+
+/** What one provider process shares between its creates: time, the pace and the connection pool. */
+export type Client = { clock: Clock; pace: ReturnType<typeof pace>; agent?: Dispatcher };
+export const newClient = (clock = realClock): Client => ({ clock, pace: pace(clock) });
+
 interface CreateRequest extends Partial<Pick<Resolved, "baseUrlSource" | "accessTokenSource">> {
   baseUrl: URL;
   accessToken: string;
@@ -53,7 +88,6 @@ interface CreateRequest extends Partial<Pick<Resolved, "baseUrlSource" | "access
   deadline: number;
 }
 
-let agent: Dispatcher | undefined;
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, in the plugin only */
 const undici = () => require("undici") as typeof import("undici");
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -97,12 +131,12 @@ function apiMessage(text: string): string {
 type Attempt = CreateResult | { kind: "retry"; outcome: Outcome; retryAfter?: string; last: string };
 
 // One POST and what its answer means; a definite "nothing was created" is thrown.
-async function attempt(req: CreateRequest, url: URL, body: string, source: string): Promise<Attempt> {
+async function attempt(req: CreateRequest, url: URL, body: string, source: string, client: Client): Promise<Attempt> {
   let res: Dispatcher.ResponseData;
   try {
     const remaining = req.deadline - Date.now();
     const perAttempt = Math.max(1, Math.min(defaults.requestTimeoutMs, remaining));
-    agent ??= new (undici().EnvHttpProxyAgent)({ connect: { timeout: defaults.connectTimeoutMs } });
+    client.agent ??= new (undici().EnvHttpProxyAgent)({ connect: { timeout: defaults.connectTimeoutMs } });
     res = await undici().request(url, {
       method: "POST",
       headers: {
@@ -112,7 +146,7 @@ async function attempt(req: CreateRequest, url: URL, body: string, source: strin
         "user-agent": "pulumi-storage-user",
       },
       body,
-      dispatcher: agent,
+      dispatcher: client.agent,
       headersTimeout: perAttempt,
       bodyTimeout: perAttempt,
       signal: AbortSignal.timeout(Math.max(1, remaining)),
@@ -166,28 +200,38 @@ async function attempt(req: CreateRequest, url: URL, body: string, source: strin
   };
 }
 
-/** POSTs one create, retrying what created nothing until the policy stops or the deadline nears. */
-export async function createUser(req: CreateRequest, clock: Clock = realClock): Promise<CreateResult> {
+/** POSTs one create at the client's pace, retrying what created nothing until the policy stops or the deadline nears. */
+export async function createUser(req: CreateRequest, client: Client = newClient()): Promise<CreateResult> {
+  const { clock, pace } = client;
   const url = new URL(req.baseUrl.href);
   url.pathname = `${url.pathname.replace(/\/+$/, "")}/storage/users`;
   const body = JSON.stringify({ UserName: req.userName, PersistPassword: req.persistPassword ? 1 : 0 });
   const source = req.baseUrlSource ?? "storage:baseUrl";
+  const exhausted = (attempts: number, outcome: Outcome, last: string) =>
+    outcome === "unsent"
+      ? new StorageUserError("UNREACHABLE", {
+          problem: "noConnection",
+          url: shown(url),
+          detail: last,
+          attempts,
+          source,
+        })
+      : new StorageUserError("RETRIES_EXHAUSTED", { attempts, last });
+  let last: Extract<Attempt, { kind: "retry" }> = { kind: "retry", outcome: 429, last: "none sent: the API's pace" };
   for (let attempts = 1; ; attempts++) {
-    const result = await attempt(req, url, body, source);
-    if (result.kind !== "retry") return result;
-    const delay = retryDelay(attempts, result.outcome, result.retryAfter, clock.now(), clock.random);
-    if (delay === "stop" || clock.now() + delay >= req.deadline) {
-      const { outcome, last } = result;
-      if (outcome !== "unsent") throw new StorageUserError("RETRIES_EXHAUSTED", { attempts, last });
-      throw new StorageUserError("UNREACHABLE", {
-        problem: "noConnection",
-        url: shown(url),
-        detail: last,
-        attempts,
-        source,
-      });
+    const at = pace.turn();
+    if (at >= req.deadline) throw exhausted(attempts - 1, last.outcome, last.last);
+    if (at > clock.now()) await clock.sleep(at - clock.now());
+    const result = await attempt(req, url, body, source, client);
+    if (result.kind !== "retry") {
+      if (result.kind !== "unknown") pace.accepted();
+      return result;
     }
-    await clock.sleep(delay);
+    last = result;
+    const delay = retryDelay(attempts, result.outcome, result.retryAfter, clock.now(), clock.random);
+    if (delay === "stop" || clock.now() + delay >= req.deadline) throw exhausted(attempts, result.outcome, result.last);
+    if (result.outcome === 429) pace.throttled(retryAfterMs(result.retryAfter, clock.now()) ?? delay);
+    else await clock.sleep(delay);
   }
 }
 

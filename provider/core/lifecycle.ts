@@ -16,7 +16,7 @@ import {
 } from "../arguments";
 import { recordedService, unconfirmedId } from "../identity";
 import { Account, isV01, parseJson, split, upgrade } from "../model";
-import { createUser } from "./api";
+import { createUser, newClient } from "./api";
 import { warn } from "./engine-log";
 
 type FailureRecord = { code: "OUTCOME_UNKNOWN" | "RESPONSE_UNUSABLE"; what: string; todo: string; at: string };
@@ -42,6 +42,7 @@ function record(id: string, properties: Props, ...failure: ErrorArgs): never {
 }
 
 export function lifecycle(settings: Settings) {
+  const client = newClient(); // one pace and pool per provider process
   const plugin = settings.ns === "storage-user";
   const label = (c: unknown) =>
     typeof c === "string" ? `connection '${c}'` : `the default connection (${settings.ns}:baseUrl)`;
@@ -110,12 +111,15 @@ export function lifecycle(settings: Settings) {
     const userName = userNameOf(inputs, inputs.__urn);
     const resolved = settings.resolve(inputs.connection);
     const service = resolved.baseUrl.href;
-    const result = await createUser({
-      ...resolved,
-      userName,
-      persistPassword: inputs.persistPassword,
-      deadline: Date.now() + (inputs.__createTimeoutMs ?? defaults.createTimeoutMs),
-    });
+    const result = await createUser(
+      {
+        ...resolved,
+        userName,
+        persistPassword: inputs.persistPassword,
+        deadline: Date.now() + (inputs.__createTimeoutMs ?? defaults.createTimeoutMs),
+      },
+      client,
+    );
     const { __createTimeoutMs: _t, __provider, ...kept } = inputs;
     const props = { ...kept, userName };
     if (result.kind === "created") {

@@ -5,7 +5,7 @@ import { StorageUserError } from "../../provider/messages";
 import * as runtime from "../../provider/runtime";
 import { UNKNOWN } from "../../provider/arguments";
 import { credentialsOf, outputs } from "../../provider/model";
-import { Clock, createUser } from "../../provider/core/api";
+import { Clock, createUser, newClient } from "../../provider/core/api";
 import { ApiServer, Fault, startApiServer } from "../../server/api-server";
 
 type RecordedFailure = StorageUserError & { id: string; properties: Record<string, unknown>; reasons: string[] };
@@ -121,16 +121,17 @@ function fakeClock() {
   return { clock, slept };
 }
 
+const request = (baseUrl = api.url, budgetMs = 600_000, now = Date.now()) => ({
+  baseUrl: new URL(baseUrl),
+  accessToken: token,
+  userName: fresh(),
+  persistPassword: false,
+  deadline: now + budgetMs,
+});
 const createOn = (clock: Clock, opts: { userName?: string; budgetMs?: number; baseUrl?: string } = {}) =>
   createUser(
-    {
-      baseUrl: new URL(opts.baseUrl ?? api.url),
-      accessToken: token,
-      userName: opts.userName ?? fresh(),
-      persistPassword: false,
-      deadline: clock.now() + (opts.budgetMs ?? 600_000),
-    },
-    clock,
+    { ...request(opts.baseUrl, opts.budgetMs, clock.now()), ...(opts.userName ? { userName: opts.userName } : {}) },
+    newClient(clock),
   );
 
 describe("retries only what created nothing", () => {

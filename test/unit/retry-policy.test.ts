@@ -1,6 +1,7 @@
-// The retry policy is a pure function: (attempt, outcome, Retry-After, now, jitter) -> delay | "stop", on the defaults.
+// The retry policy is a pure function: (attempt, outcome, Retry-After, now, jitter) -> delay | "stop", on the defaults;
+// the pace, on a clock the test moves, is when each create of one provider process may go.
 import { expect, test } from "vitest";
-import { retryDelay } from "../../provider/core/api";
+import { pace, retryDelay } from "../../provider/core/api";
 
 const [zero, mid, one] = [() => 0, () => 0.5, () => 1];
 
@@ -29,4 +30,19 @@ test("Retry-After is a floor, in seconds or as an HTTP date, with jitter above i
   expect(retryDelay(1, 429, "Thu, 01 Jan 2026 00:00:07 GMT", now, zero)).toBe(7000);
   expect(retryDelay(1, 429, "soon", now, zero)).toBe(250);
   expect(retryDelay(1, 429, "0", 0, zero)).toBe(0);
+});
+
+test("the pace: none until a 429, which pauses every create for its Retry-After; then the rate accepted in the last second, rising by 0.05/s per create", () => {
+  let now = 0;
+  const p = pace({ now: () => now, sleep: () => Promise.resolve(), random: zero });
+  expect([p.turn(), p.turn()]).toStrictEqual([0, 0]);
+  for (; now < 200; now += 10) p.accepted(); // 20 in the last second
+  p.throttled(1000);
+  expect([p.turn(), p.turn(), p.turn()]).toStrictEqual([1200, 1250, 1300]);
+  now = 1300;
+  p.accepted();
+  expect([p.turn(), p.turn()]).toStrictEqual([1350, 1350 + 1000 / 20.05]);
+  now = 2500; // a second 429, none accepted in the last second: 1/s
+  p.throttled(2000);
+  expect([p.turn(), p.turn()]).toStrictEqual([4500, 5500]);
 });
