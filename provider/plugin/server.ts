@@ -4,11 +4,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { createRequire } from "node:module";
 import * as provider from "@pulumi/pulumi/provider";
-import { checkConfig, Settings } from "../config";
+import { checkConfig, settingKeys, Settings } from "../config";
 import { lifecycle } from "../core/lifecycle";
 import { StorageUserError } from "../messages";
 import { nameFromUrn } from "../identity";
-import { deriveOutput, isSecret, outputNames, SECRET_SIG, sourcesOf } from "../model";
+import { deriveOutput, isObject, isSecret, outputNames, SECRET_SIG, sourcesOf } from "../model";
 import { keysInStackFile, plainInFiles } from "../project-file";
 import { schema, typeToken } from "./schema";
 
@@ -50,7 +50,9 @@ function projectDir(): string {
 }
 
 // CheckConfig runs before the engine records the provider, values unmarked: it refuses another version, a key that is
-// no setting, a token whose text stands in a config file, and marks the token secret however it was set.
+// no setting, a token whose text stands in a config file. It hands the token back secret inside an object, which the
+// engine marks secret again only if the config was (annotateSecrets): Configure, which sees marks, refuses it if not.
+let checked = false; // Configure of destroy and refresh reads the provider's state, with no CheckConfig before it
 function checkProviderConfig(urn: string, news: Props): Props {
   if (typeof news.version === "string" && news.version !== schema.version)
     throw new StorageUserError("VERSION_MISMATCH", { wanted: news.version, running: schema.version });
@@ -62,7 +64,8 @@ function checkProviderConfig(urn: string, news: Props): Props {
   const stack = /^urn:pulumi:([^:]+)::/.exec(urn)?.[1] ?? "";
   checkConfig(values, (_key, value) => plainInFiles(projectDir(), stack, value), { ns: "storage-user" });
   for (const key of keysInStackFile(projectDir(), stack, "storage")) elsewhere.add(key);
-  return typeof news.accessToken === "string" ? { ...news, accessToken: secret(news.accessToken) } : news;
+  checked = true;
+  return typeof news.accessToken === "string" ? { ...news, accessToken: { token: secret(news.accessToken) } } : news;
 }
 
 type Call = {
@@ -107,6 +110,14 @@ function wrapServer(): void {
       const sdkConfigure = (impl.configure as (call: Call, cb: Callback) => void).bind(impl);
       impl.configure = (call: Call, callback: Callback) => {
         const args = call.request.getArgs?.()?.toJavaScript() ?? {};
+        const token = args.accessToken;
+        if (checked && isObject(token) && !isSecretValue(token)) {
+          const keys = settingKeys("accessToken", undefined, "storage-user");
+          return fail(callback, new StorageUserError("CONFIG_NOT_SECRET", { ...keys, where: "not marked secret" }));
+        }
+        // Today's `{ token }`, or the secret string that 0.5.0 recorded.
+        const held = isSecretValue(token) ? token.value : token;
+        args.accessToken = isObject(held) ? held.token : held;
         const values: Record<string, string> = {};
         for (const [k, v] of Object.entries(args)) {
           const value = isSecretValue(v) ? v.value : v;
