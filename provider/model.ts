@@ -146,93 +146,55 @@ export function upgrade<T extends Tree>(olds: T): T {
 const STRING = { type: "string" };
 const ref = (type: string) => ({ $ref: `#/types/storage-user:index:${type}` });
 
-/** The arguments: `description` documents the argument, `output` the output of the same name. */
+/** The arguments' schemas; each argument's prose is its doc comment in StorageUserArgs, its output's in StorageUser. */
 export const inputs = {
-  userName: {
-    schema: STRING,
-    description:
-      'Requested login of the new user (request member `UserName`). Changing it creates a new user. Left out, a name is generated on create: the resource name, "-", 7 random hex digits, kept on every update and new on every replace, which is how to rotate credentials.',
-    output: "The requested login, as sent: the given userName, or the generated one.",
-  },
-  persistPassword: {
-    schema: { type: "boolean", default: false },
-    description:
-      "Request member `PersistPassword`, sent as 1 or 0. The spec gives it no meaning; changing it creates a new user.",
-    output: "The `persistPassword` input, as sent (`false` unless given).",
-  },
-  connection: {
-    schema: STRING,
-    description:
-      "Name of a connection, for users on several services in one program: the address and token it names are read from STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME> in the environment (TypeScript programs can set them in stack config too). Omitted: the provider's own settings. A user never moves on its own.",
-    output: "The connection name the user was last deployed with; undefined: the default one.",
-  },
+  userName: { schema: STRING },
+  persistPassword: { schema: { type: "boolean", default: false } },
+  connection: { schema: STRING },
 } as const;
 
 type Sources = { id: string; account: Account; credentials: Credentials };
 const out =
   <S extends keyof Sources>(from: S) =>
-  <T>(description: string, derive: (v: Sources[S]) => T, schema: object = STRING) => ({
-    from,
-    schema,
-    description,
-    derive,
-  });
+  <T>(derive: (v: Sources[S]) => T, schema: object = STRING) => ({ from, schema, derive });
 const [fromId, fromAccount, secret] = [out("id"), out("account"), out("credentials")];
-const plain = (description: string, field: string) => fromAccount(description, (a) => a[field] as string);
-const int = { type: "integer" };
+const plain = (field: string) => fromAccount((a) => a[field] as string);
+const INT = { type: "integer" };
 
-/** The outputs, in the order they are documented; each one's JSDoc is its description. Made from the credentials means secret. */
+/** The outputs, in the order they are documented, each one's doc comment its only description. Made from the credentials means secret. */
 export const outputs = {
   /** The user's Id on the service; also the resource id. */
-  userId: fromId(
-    "The user's Id on the service; also the resource id.",
-    (id) => (/^\d+$/.test(id) ? +id : undefined),
-    int,
-  ),
+  userId: fromId((id) => (/^\d+$/.test(id) ? +id : undefined), INT),
   /** Account state at creation time (`New`). */
-  state: plain("Account state at creation time (`New`).", "state"),
+  state: plain("state"),
   /** Id of the StorageUserCreate task. */
-  creationTaskId: fromAccount(
-    "Id of the StorageUserCreate task.",
-    (a) => a.tasks?.find((t) => t.type === "StorageUserCreate")?.id,
-    int,
-  ),
+  creationTaskId: fromAccount((a) => a.tasks?.find((t) => t.type === "StorageUserCreate")?.id, INT),
   /** The service's `Tasks` at creation. */
-  tasks: fromAccount("The service's `Tasks` at creation.", (a) => a.tasks, { type: "array", items: ref("Task") }),
+  tasks: fromAccount((a) => a.tasks, { type: "array", items: ref("Task") }),
   /** Plain: the Swift endpoint, for configuration that must not be secret. */
-  swiftEndpoint: plain("Plain: the Swift endpoint, for configuration that must not be secret.", "swiftEndpoint"),
+  swiftEndpoint: plain("swiftEndpoint"),
   /** Plain: the S3 endpoint, for configuration that must not be secret. */
-  s3Endpoint: plain("Plain: the S3 endpoint, for configuration that must not be secret.", "s3Endpoint"),
+  s3Endpoint: plain("s3Endpoint"),
   /** Plain: the FTP host name, for configuration that must not be secret. */
-  ftpHostName: plain("Plain: the FTP host name, for configuration that must not be secret.", "ftpHostName"),
-  /** The base URL of the service the user was created on (unset for users created by release 0.1.x until a refresh records it). */
-  baseUrl: fromAccount(
-    "The base URL of the service the user was created on (unset for users created by release 0.1.x until a refresh records it).",
-    (a) => a.baseUrl,
-  ),
+  ftpHostName: plain("ftpHostName"),
+  /** The base URL of the service the user was created on (TypeScript: unset for users created by release 0.1.x until a refresh records it). */
+  baseUrl: fromAccount((a) => a.baseUrl),
   /** Secret: name, password and the three connections below, endpoints included. */
-  credentials: secret(
-    "Secret: name, password and the three connections below, endpoints included.",
-    (c) => c,
-    ref("Credentials"),
-  ),
+  credentials: secret((c) => c, ref("Credentials")),
   /** Secret: the login as the service returned it. */
-  name: secret("Secret: the login as the service returned it.", (c) => c.name),
+  name: secret((c) => c.name),
   /** Secret: the user's password. */
-  password: secret("Secret: the user's password.", (c) => c.password),
+  password: secret((c) => c.password),
   /** Secret: Swift-style API connection. */
-  swift: secret("Secret: Swift-style API connection.", (c) => c.swift, ref("SwiftConnection")),
+  swift: secret((c) => c.swift, ref("SwiftConnection")),
   /** Secret: S3-compatible API connection. */
-  s3: secret("Secret: S3-compatible API connection.", (c) => c.s3, ref("S3Connection")),
+  s3: secret((c) => c.s3, ref("S3Connection")),
   /** Secret: FTP connection. */
-  ftp: secret("Secret: FTP connection.", (c) => c.ftp, ref("FtpConnection")),
+  ftp: secret((c) => c.ftp, ref("FtpConnection")),
   /** Secret: AWS_*, OS_* and FTP_* variables for applications. */
-  env: secret("Secret: AWS_*, OS_* and FTP_* variables for applications.", envOf, {
-    type: "object",
-    additionalProperties: STRING,
-  }),
+  env: secret(envOf, { type: "object", additionalProperties: STRING }),
   /** Secret: ftp://login:password@host/ (percent-encoded). */
-  ftpUrl: secret("Secret: ftp://login:password@host/ (percent-encoded).", (c) => ftpUrlOf(c.ftp)),
+  ftpUrl: secret((c) => ftpUrlOf(c.ftp)),
 };
 
 export type OutputName = keyof typeof outputs;

@@ -1,9 +1,32 @@
 // The schema the plugin serves: what YAML programs are checked against and the Go and Python SDKs are generated from
-// (tools/sdkgen), all of it from the description (model.ts).
+// (tools/sdkgen), all of it from the description (model.ts) and the doc comments of what TypeScript programs use.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { TYPES } from "../identity";
 import { fields, inputs, isSecret, outputNames, outputs } from "../model";
 
 const described = (description: string) => ({ type: "string", description });
+/** The doc comments of a declaration's members, by name: read from the module's declaration file (its source in tests). */
+function docs(module: string, declaration: string): Record<string, string> {
+  const file = [".d.ts", ".ts"].map((ext) => path.join(__dirname, "..", module + ext)).find((f) => fs.existsSync(f));
+  const text = file ? fs.readFileSync(file, "utf8") : "";
+  const body = text.slice(text.indexOf(declaration)).split("\n}")[0];
+  const each = body.matchAll(/\/\*\*([^]*?)\*\/\s*(?:readonly |public )*(\w+)[?!]?:/g);
+  return Object.fromEntries(
+    [...each].map(([, doc, name]) => [
+      name,
+      doc
+        .replace(/@default[^]*|^\s*\* ?/gm, "")
+        .replace(/\s+/g, " ")
+        .trim(),
+    ]),
+  );
+}
+const [argDocs, memberDocs, outputDocs] = [
+  docs("storage-user", "interface StorageUserArgs"),
+  docs("storage-user", "class StorageUser "),
+  docs("model", "const outputs"),
+];
 const object = (properties: Record<string, object>) => ({
   type: "object",
   properties,
@@ -65,17 +88,14 @@ export const schema = {
       description:
         "A user of the object-storage service. The API can only create: deleting or replacing it leaves the user on the service (warning USER_LEFT_STACK / REPLACE_LEAVES_USER).",
       inputProperties: Object.fromEntries(
-        Object.entries(inputs).map(([k, i]) => [k, { ...i.schema, description: i.description }]),
+        Object.entries(inputs).map(([k, i]) => [k, { ...i.schema, description: argDocs[k] }]),
       ),
       properties: {
         ...Object.fromEntries(
-          Object.entries(inputs).map(([k, i]) => [k, { type: i.schema.type, description: i.output }]),
+          Object.entries(inputs).map(([k, i]) => [k, { type: i.schema.type, description: memberDocs[k] }]),
         ),
         ...Object.fromEntries(
-          outputNames.map((k) => [
-            k,
-            { ...outputs[k].schema, description: outputs[k].description, secret: isSecret(k) },
-          ]),
+          outputNames.map((k) => [k, { ...outputs[k].schema, description: outputDocs[k], secret: isSecret(k) }]),
         ),
       },
       required: [...Object.keys(inputs), ...outputNames].filter((k) => !optional.includes(k)),

@@ -15,7 +15,7 @@ import (
 type StorageUser struct {
 	pulumi.CustomResourceState
 
-	// The base URL of the service the user was created on (unset for users created by release 0.1.x until a refresh records it).
+	// The base URL of the service the user was created on (TypeScript: unset for users created by release 0.1.x until a refresh records it).
 	BaseUrl pulumi.StringOutput `pulumi:"baseUrl"`
 	// The connection name the user was last deployed with; undefined: the default one.
 	Connection pulumi.StringPtrOutput `pulumi:"connection"`
@@ -170,7 +170,7 @@ func (o StorageUserOutput) ToStorageUserOutputWithContext(ctx context.Context) S
 	return o
 }
 
-// The base URL of the service the user was created on (unset for users created by release 0.1.x until a refresh records it).
+// The base URL of the service the user was created on (TypeScript: unset for users created by release 0.1.x until a refresh records it).
 func (o StorageUserOutput) BaseUrl() pulumi.StringOutput {
 	return o.ApplyT(func(v *StorageUser) pulumi.StringOutput { return v.BaseUrl }).(pulumi.StringOutput)
 }

@@ -207,7 +207,7 @@ class StorageUser(pulumi.CustomResource):
     @pulumi.getter(name="baseUrl")
     def base_url(self) -> pulumi.Output[_builtins.str]:
         """
-        The base URL of the service the user was created on (unset for users created by release 0.1.x until a refresh records it).
+        The base URL of the service the user was created on (TypeScript: unset for users created by release 0.1.x until a refresh records it).
         """
         return pulumi.get(self, "base_url")
 
