@@ -3,7 +3,7 @@
 // the same state, secret alike.
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, test } from "vitest";
-import { inputs, isSecret, outputNames, outputs } from "../../provider/model";
+import { inputs, isSecret, outputNames } from "../../provider/model";
 import { toEngine } from "../../provider/plugin/server";
 import { schema, typeToken } from "../../provider/plugin/schema";
 import { storageUserMocks } from "../../provider/testing";
