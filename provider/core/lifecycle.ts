@@ -153,8 +153,9 @@ export function lifecycle(settings: Settings) {
     const { __provider: _p, connection: _c, ...outs } = upgrade(olds);
     const now = current(news.connection);
     const account = parseJson<Account>(outs.account);
-    if (now !== undefined && account?.baseUrl !== undefined && now === declaredNewAddress())
-      outs.account = JSON.stringify({ ...account, baseUrl: now });
+    // The plugin keeps the service as the baseUrl output; the TypeScript path, in `account`.
+    if (now !== undefined && recordedService(outs) !== undefined && now === declaredNewAddress())
+      Object.assign(outs, account ? { account: JSON.stringify({ ...account, baseUrl: now }) } : { baseUrl: now });
     if (typeof news.__urn === "string") outs.__urn = news.__urn;
     return { outs: typeof news.connection === "string" ? { ...outs, connection: news.connection } : outs };
   }

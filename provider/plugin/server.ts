@@ -16,8 +16,7 @@ type Props = Record<string, unknown>;
 const settings = new Settings("storage-user");
 const user = lifecycle(settings);
 const engineKeys = new Set(["version", "pluginDownloadURL", "pluginChecksums", "name", "parameterization"]);
-const derived = new Set<string>(outputNames);
-const secretKeys = new Set(["secrets", ...outputNames.filter(isSecret)]);
+const secretKeys = new Set<string>(outputNames.filter(isSecret));
 const isSecretValue = (v: unknown): v is { value: unknown } =>
   typeof v === "object" && v !== null && (v as Props)[SECRET_SIG[0]] === SECRET_SIG[1];
 const secret = (value: unknown) => ({ [SECRET_SIG[0]]: SECRET_SIG[1], value });
@@ -25,17 +24,17 @@ const secret = (value: unknown) => ({ [SECRET_SIG[0]]: SECRET_SIG[1], value });
 const elsewhere = new Set<string>();
 
 const fromEngine = (props: unknown): Props =>
-  Object.fromEntries(
-    Object.entries((props ?? {}) as Props)
-      .filter(([k]) => !derived.has(k))
-      .map(([k, v]) => [k, isSecretValue(v) ? v.value : v]),
-  );
-/** The recorded outputs plus the derived ones, secrets wrapped, undefined dropped (a Struct cannot hold it). */
-export function toEngine(outs: Props, id?: string): Props {
-  const sources = sourcesOf({ id, account: outs.account, secrets: outs.secrets });
-  const all = { ...outs, ...Object.fromEntries(outputNames.map((name) => [name, deriveOutput(name, sources)])) };
+  Object.fromEntries(Object.entries((props ?? {}) as Props).map(([k, v]) => [k, isSecretValue(v) ? v.value : v]));
+/**
+ * What the engine stores of a user: the schema's outputs, each once, secrets wrapped, derived from `account` and
+ * `secrets` where a create (or 0.5.0's state) has them, which it then drops, as it drops `__urn`: the engine knows it.
+ */
+export function toEngine({ account, secrets, __urn: _urn, ...outs }: Props, id?: string): Props {
+  const sources = sourcesOf({ id, account, secrets });
+  const derived =
+    account === undefined ? {} : Object.fromEntries(outputNames.map((n) => [n, deriveOutput(n, sources)]));
   return Object.fromEntries(
-    Object.entries(all)
+    Object.entries({ ...outs, ...derived })
       .filter(([, v]) => v !== undefined)
       .map(([k, v]) => [k, secretKeys.has(k) ? secret(v) : v]),
   );
@@ -143,8 +142,9 @@ const storageUserProvider: provider.Provider = {
   version: schema.version,
   schema: JSON.stringify(schema),
   async check(urn, olds, news) {
-    const result = await user.check(fromEngine(olds), withUrn(urn, fromEngine(news)));
-    return { inputs: result.inputs as Props, failures: result.failures };
+    const { inputs, failures } = await user.check(fromEngine(olds), withUrn(urn, fromEngine(news)));
+    const { __urn: _urn, ...stored } = inputs as Props;
+    return { inputs: stored, failures };
   },
   diff: (id, urn, olds, news) => user.diff(id, fromEngine(olds), withUrn(urn, fromEngine(news))),
   async create(urn, inputs) {
@@ -166,9 +166,10 @@ const storageUserProvider: provider.Provider = {
     if (old.account === undefined && old.baseUrl === undefined)
       throw new StorageUserError("IMPORT_UNSUPPORTED", { name: nameFromUrn(urn) });
     const result = await user.read(id, old);
-    return { id: result.id, props: toEngine(result.props as Props, result.id) };
+    // 0.5.0's state (`account` kept) stays as it is: a refresh rewrites nothing.
+    return { id: result.id, props: old.account === undefined ? toEngine(result.props as Props, result.id) : props };
   },
-  delete: (id, _urn, props) => user.remove(id, fromEngine(props)),
+  delete: (id, urn, props) => user.remove(id, withUrn(urn, fromEngine(props))),
 };
 
 /** Starts the plugin: bin/pulumi-resource-storage-user, or yaml/'s `main` through a language host. */
