@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Makes the SDK generator (main.go) available and prints the path of its executable.
 # Cached outside the clone like the Pulumi CLI (tools/pulumi-cli/build.sh), keyed by the hash of
-# this directory's go.mod, go.sum and main.go, so an edit rebuilds it. Cold: about 100 s.
+# this directory's go.mod, go.sum, main.go and testing.py, so an edit rebuilds it. Cold: about 100 s.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-key=$(cat "$here/go.mod" "$here/go.sum" "$here/main.go" | sha256sum | cut -c1-16)
+key=$(cat "$here/go.mod" "$here/go.sum" "$here/main.go" "$here/testing.py" | sha256sum | cut -c1-16)
 cache=${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-storage-user}/sdkgen-$key
 if [ -x "$cache/sdkgen" ]; then
   echo "$cache/sdkgen"; exit 0

@@ -11,6 +11,7 @@
 package main
 
 import (
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -24,6 +25,11 @@ import (
 
 const tool = "pulumi-storage-user sdkgen"
 
+// testing.py becomes pulumi_storage_user/testing.py: mocks for unit tests that keep secrets (docs/python.md).
+//
+//go:embed testing.py
+var pythonTesting []byte
+
 var generators = map[string]struct {
 	importer schema.Language
 	generate func(*schema.Package) (map[string][]byte, error)
@@ -33,7 +39,7 @@ var generators = map[string]struct {
 	}},
 	"python": {pygen.Importer, func(p *schema.Package) (map[string][]byte, error) {
 		// The loader resolves the schema's package dependencies; it has none.
-		files, err := pygen.GeneratePackage(tool, p, nil, nil)
+		files, err := pygen.GeneratePackage(tool, p, map[string][]byte{"testing.py": pythonTesting}, nil)
 		// pyproject.toml names a README.md beside it, which the generator writes only inside the package.
 		for name, text := range files {
 			if filepath.Base(name) == "README.md" {

@@ -8,6 +8,7 @@ import typing
 # Export this package's modules as members:
 from .provider import *
 from .storage_user import *
+from .testing import *
 from . import outputs
 
 # Make subpackages available:
