@@ -58,6 +58,13 @@ function main(): void {
   const current = (JSON.parse(read("package.json")) as { version: string }).version; // not packageVersion: read after the checks
   if (!/^\d+\.\d+\.\d+$/.test(version)) fail(`usage: npm run release -- <X.Y.Z> (package.json: ${current})`);
   if (!above(version, current)) fail(`${version} is not above the current version, ${current}`);
+  // Go's semantic import versioning: from v2 on, the module path ends in /vN, or no Go tool takes the module.
+  const goModule = /^module (\S+)/m.exec(read("sdk/go/go.mod"))![1];
+  const major = Number(version.split(".")[0]);
+  if (major >= 2 && !goModule.endsWith(`/v${major}`))
+    fail(
+      `the Go SDK's module path, ${goModule}, must end in /v${major} for ${version}: change it in sdk/go/go.mod and the Go importBasePath in provider/plugin/schema.ts first`,
+    );
   const dirty = git(["status", "--porcelain"]);
   if (dirty) fail(`the tree has changes; commit or stash them first:\n${dirty}`);
   const lines = read("CHANGELOG.md").split("\n");
