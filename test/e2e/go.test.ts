@@ -85,7 +85,7 @@ test("a service that sets the token without --secret, or is built on another rel
   };
   edit(path.join(variant, "main.go"), '"set", "--secret", "--stack"', '"set", "--plaintext", "--stack"');
   ok(await sh("cd examples/go-variant && go build -o tenants-plain ."));
-  edit(path.join(sdk, "storageuser", "internal", "pulumiUtilities.go"), `MustParse("${packageVersion}")`, 'MustParse("9.9.9")');
+  edit(path.join(sdk, "storageuser", "internal", "pulumiUtilities.go"), `"${packageVersion}"`, '"9.9.9"');
   edit(path.join(variant, "go.mod"), "=> ../../sdk/go", "=> ../../sdk/go-variant");
   ok(await sh("cd examples/go-variant && go build -o tenants-other ."));
   // Each CLI tested (the plugin's CheckConfig is the engine's call), on a backend of its own.
