@@ -36,7 +36,7 @@ test("a service that sets the token without --secret, or is built on another rel
   fs.cpSync(path.join(repoRoot, "sdk", "go"), sdk, { recursive: true });
   h.edit(path.join(variant, "main.go"), '"set", "--secret", "--stack"', '"set", "--plaintext", "--stack"');
   ok(await h.sh("cd examples/go-variant && go build -o tenants-plain ."));
-  h.edit(path.join(sdk, "storageuser", "internal", "pulumiUtilities.go"), 'MustParse("0.5.0")', 'MustParse("9.9.9")');
+  h.edit(path.join(sdk, "storageuser", "internal", "pulumiUtilities.go"), `"${packageVersion}"`, '"9.9.9"');
   h.edit(path.join(variant, "go.mod"), "=> ../../sdk/go", "=> ../../sdk/go-variant");
   ok(await h.sh("cd examples/go-variant && go build -o tenants-other ."));
   // Each CLI tested (the plugin's CheckConfig is the engine's call), on a backend of its own.
