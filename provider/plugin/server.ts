@@ -142,9 +142,9 @@ const storageUserProvider: provider.Provider = {
   version: schema.version,
   schema: JSON.stringify(schema),
   async check(urn, olds, news) {
-    const { inputs, failures } = await user.check(fromEngine(olds), withUrn(urn, fromEngine(news)));
-    const { __urn: _urn, ...stored } = inputs as Props;
-    return { inputs: stored, failures };
+    const result = await user.check(fromEngine(olds), withUrn(urn, fromEngine(news)));
+    const { __urn: _urn, ...stored } = result.inputs as Props; // the engine knows the URN
+    return { inputs: stored, failures: result.failures };
   },
   diff: (id, urn, olds, news) => user.diff(id, fromEngine(olds), withUrn(urn, fromEngine(news))),
   async create(urn, inputs) {
@@ -167,7 +167,10 @@ const storageUserProvider: provider.Provider = {
       throw new StorageUserError("IMPORT_UNSUPPORTED", { name: nameFromUrn(urn) });
     const result = await user.read(id, old);
     // 0.5.0's state (`account` kept) stays as it is: a refresh rewrites nothing.
-    return { id: result.id, props: old.account === undefined ? toEngine(result.props as Props, result.id) : props };
+    return {
+      id: result.id,
+      props: old.account === undefined ? toEngine(result.props as Props, result.id) : (props as Props),
+    };
   },
   delete: (id, urn, props) => user.remove(id, withUrn(urn, fromEngine(props))),
 };
