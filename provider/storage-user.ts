@@ -2,8 +2,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { StorageUserError } from "./messages";
 import { argNames, inputFailures, PREVIEW_MARK, withDefaults } from "./arguments";
-import { deriveOutput, OutputName, outputNames, outputs, OutputValues, sourcesOf } from "./model";
-import { assertConfig, perRun, redactResponseDumps, urnOf } from "./program";
+import { outputNames, OutputValues } from "./model";
+import { assertConfig, derive, perRun, redactResponseDumps, Stored, urnOf } from "./program";
 import { serializableProvider } from "./serializable";
 
 redactResponseDumps(pulumi.log);
@@ -119,22 +119,11 @@ const byDefault = perRun(() => ({
   connection: pulumi.output(undefined),
 }));
 
-type Self = { account: pulumi.Output<unknown>; secrets: pulumi.Output<unknown>; id: pulumi.Output<string> };
-// Each output is derived when first read; those from the credentials are secret in the program itself (under setMocks too).
-function derive(u: Self, name: OutputName): pulumi.Output<unknown> {
-  const { from } = outputs[name];
-  if (from === "id") return u.id.apply((id) => deriveOutput(name, { id }));
-  if (from === "account") return u.account.apply((account) => deriveOutput(name, sourcesOf({ account })));
-  return pulumi.secret(
-    pulumi
-      .all([u.account, u.secrets])
-      .apply(([account, secrets]) => deriveOutput(name, sourcesOf({ account, secrets }))),
-  );
-}
+// Each output is derived when first read.
 for (const name of outputNames)
   Object.defineProperty(StorageUser.prototype, name, {
     configurable: true,
-    get(this: Self) {
+    get(this: Stored) {
       const value = derive(this, name);
       Object.defineProperty(this, name, { value, enumerable: true });
       return value;

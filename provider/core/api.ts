@@ -92,6 +92,7 @@ interface CreateRequest extends Partial<Pick<Resolved, "baseUrlSource" | "access
 const undici = () => require("undici") as typeof import("undici");
 /* eslint-enable @typescript-eslint/no-require-imports */
 
+const HEADERS = { "content-type": "application/json", accept: "application/json", "user-agent": "pulumi-storage-user" };
 const NOT_SENT = new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
 const TLS = /CERT|SELF_SIGNED|TLS|SSL|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/;
 const shown = (url: URL) => `${url.origin}${url.pathname}`;
@@ -139,12 +140,7 @@ async function attempt(req: CreateRequest, url: URL, body: string, source: strin
     client.agent ??= new (undici().EnvHttpProxyAgent)({ connect: { timeout: defaults.connectTimeoutMs } });
     res = await undici().request(url, {
       method: "POST",
-      headers: {
-        "content-type": "application/json",
-        authorization: req.accessToken,
-        accept: "application/json",
-        "user-agent": "pulumi-storage-user",
-      },
+      headers: { ...HEADERS, authorization: req.accessToken },
       body,
       dispatcher: client.agent,
       headersTimeout: perAttempt,
@@ -176,11 +172,12 @@ async function attempt(req: CreateRequest, url: URL, body: string, source: strin
     const target = URL.canParse(location, url.href) ? shown(new URL(location, url)) : redact(location).slice(0, 200);
     throw new StorageUserError("REDIRECT_REFUSED", { status, location: target, source });
   }
+  const withScheme = /^(bearer|basic|token)\s/i.test(req.accessToken);
   if (status === 401 || status === 403)
     throw new StorageUserError("UNAUTHORIZED", {
       status,
       apiMessage: detail,
-      withScheme: /^(bearer|basic|token)\s/i.test(req.accessToken),
+      withScheme,
       source: req.accessTokenSource,
     });
   if (status === 404 || status === 405)
@@ -192,12 +189,8 @@ async function attempt(req: CreateRequest, url: URL, body: string, source: strin
   if (status !== 429 && status !== 503)
     return { kind: "unknown", detail: `HTTP ${status}${detail ? `: ${detail}` : ""}` };
   const retryAfter = header("retry-after");
-  return {
-    kind: "retry",
-    outcome: status,
-    retryAfter,
-    last: `HTTP ${status}${retryAfter ? ` (Retry-After: ${retryAfter})` : ""}${detail ? `: ${detail}` : ""}`,
-  };
+  const last = `HTTP ${status}${retryAfter ? ` (Retry-After: ${retryAfter})` : ""}${detail ? `: ${detail}` : ""}`;
+  return { kind: "retry", outcome: status, retryAfter, last };
 }
 
 /** POSTs one create at the client's pace, retrying what created nothing until the policy stops or the deadline nears. */
@@ -207,16 +200,12 @@ export async function createUser(req: CreateRequest, client: Client = newClient(
   url.pathname = `${url.pathname.replace(/\/+$/, "")}/storage/users`;
   const body = JSON.stringify({ UserName: req.userName, PersistPassword: req.persistPassword ? 1 : 0 });
   const source = req.baseUrlSource ?? "storage:baseUrl";
-  const exhausted = (attempts: number, outcome: Outcome, last: string) =>
-    outcome === "unsent"
-      ? new StorageUserError("UNREACHABLE", {
-          problem: "noConnection",
-          url: shown(url),
-          detail: last,
-          attempts,
-          source,
-        })
+  const exhausted = (attempts: number, outcome: Outcome, last: string) => {
+    const unsent = { problem: "noConnection", url: shown(url), detail: last, attempts, source } as const;
+    return outcome === "unsent"
+      ? new StorageUserError("UNREACHABLE", unsent)
       : new StorageUserError("RETRIES_EXHAUSTED", { attempts, last });
+  };
   let last: Extract<Attempt, { kind: "retry" }> = { kind: "retry", outcome: 429, last: "none sent: the API's pace" };
   for (let attempts = 1; ; attempts++) {
     const at = pace.turn();

@@ -4,16 +4,8 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { defaults } from "../defaults";
 import { ErrorArgs, errorText, StorageUserError } from "../messages";
 import { declaredNewAddress, Settings } from "../config";
-import {
-  inputFailures,
-  nameInputs,
-  PREVIEW_MARK,
-  SUFFIX,
-  UNKNOWN,
-  UserInputs,
-  userNameOf,
-  withDefaults,
-} from "../arguments";
+import { inputFailures, nameInputs, PREVIEW_MARK, SUFFIX, UNKNOWN, userNameOf, withDefaults } from "../arguments";
+import type { UserInputs } from "../arguments";
 import { recordedService, unconfirmedId } from "../identity";
 import { Account, isV01, parseJson, split, upgrade } from "../model";
 import { createUser, newClient } from "./api";
@@ -28,6 +20,11 @@ const refOf = (id: string, p: Props, urn: unknown = p.__urn) => ({
   service: recordedService(p),
   urn,
 });
+// The service recorded anew: in `account` on the TypeScript path (and 0.5.0's plugin), else as the baseUrl output.
+const withService = (p: Props, now: string) => {
+  const account = parseJson<Account>(p.account);
+  return account ? { account: JSON.stringify({ ...account, baseUrl: now }) } : { baseUrl: now };
+};
 
 // Pulumi's partial failure: an error with an `id` becomes ErrorResourceInitFailed (the SDK's grpcResponseFromError),
 // and the engine records `properties` (inputs, `__provider`, no credentials) under it: a user that may exist is kept.
@@ -111,13 +108,9 @@ export function lifecycle(settings: Settings) {
     const userName = userNameOf(inputs, inputs.__urn);
     const resolved = settings.resolve(inputs.connection);
     const service = resolved.baseUrl.href;
+    const deadline = Date.now() + (inputs.__createTimeoutMs ?? defaults.createTimeoutMs);
     const result = await createUser(
-      {
-        ...resolved,
-        userName,
-        persistPassword: inputs.persistPassword,
-        deadline: Date.now() + (inputs.__createTimeoutMs ?? defaults.createTimeoutMs),
-      },
+      { ...resolved, userName, persistPassword: inputs.persistPassword, deadline },
       client,
     );
     const { __createTimeoutMs: _t, __provider, ...kept } = inputs;
@@ -132,13 +125,10 @@ export function lifecycle(settings: Settings) {
     const sent = { userName, service, urn: inputs.__urn };
     const fail: (id: string, ...failure: ErrorArgs) => never = (id, ...failure) =>
       record(id, { ...props, baseUrl: service, ...(__provider === undefined ? {} : { __provider }) }, ...failure);
-    if (result.kind === "unknown")
-      fail(
-        unconfirmedId(),
-        "OUTCOME_UNKNOWN",
-        { problem: "noVerdict", ...sent, detail: result.detail },
-        { cause: result.cause },
-      );
+    if (result.kind === "unknown") {
+      const noVerdict = { problem: "noVerdict", ...sent, detail: result.detail } as const;
+      fail(unconfirmedId(), "OUTCOME_UNKNOWN", noVerdict, { cause: result.cause });
+    }
     const { userId, problems } = result;
     if (userId === undefined) fail(unconfirmedId(), "OUTCOME_UNKNOWN", { problem: "noId", ...sent, problems });
     fail(String(userId), "RESPONSE_UNUSABLE", { problem: "created", ...sent, userId, problems });
@@ -152,10 +142,8 @@ export function lifecycle(settings: Settings) {
     }
     const { __provider: _p, connection: _c, ...outs } = upgrade(olds);
     const now = current(news.connection);
-    const account = parseJson<Account>(outs.account);
-    // The plugin keeps the service as the baseUrl output; the TypeScript path, in `account`.
     if (now !== undefined && recordedService(outs) !== undefined && now === declaredNewAddress())
-      Object.assign(outs, account ? { account: JSON.stringify({ ...account, baseUrl: now }) } : { baseUrl: now });
+      Object.assign(outs, withService(outs, now));
     if (typeof news.__urn === "string") outs.__urn = news.__urn;
     return { outs: typeof news.connection === "string" ? { ...outs, connection: news.connection } : outs };
   }
@@ -167,11 +155,7 @@ export function lifecycle(settings: Settings) {
     const now = current(props.connection);
     if (props.__failure || recordedService(props) !== undefined || now === undefined) return { id, props: outs };
     await warn(props.__urn, "SERVICE_RECORDED", { ...refOf(id, props), connection: label(props.connection), now });
-    const account = parseJson<Account>(props.account);
-    return {
-      id,
-      props: { ...outs, ...(account ? { account: JSON.stringify({ ...account, baseUrl: now }) } : { baseUrl: now }) },
-    };
+    return { id, props: { ...outs, ...withService(props, now) } };
   }
 
   async function remove(id: string, props: Props): Promise<void> {

@@ -85,6 +85,7 @@ export const schema = {
   },
   resources: {
     [typeToken]: {
+      isComponent: true,
       description:
         "A user of the object-storage service. The API can only create: deleting or replacing it leaves the user on the service (warning USER_LEFT_STACK / REPLACE_LEAVES_USER).",
       inputProperties: Object.fromEntries(

@@ -1,14 +1,18 @@
-// The package's plugin for YAML and Go programs: `storage-user:index:StorageUser` as a custom resource,
-// started from the package (bin/), so the program needs no node_modules (pulumi/pulumi#5455).
+// The package's plugin for YAML, Go and Python programs, started from the package (bin/), so the program needs no
+// node_modules (pulumi/pulumi#5455). `storage-user:index:StorageUser` is a remote component: Construct registers the
+// user as a custom resource of the same type and name, whose state keeps what TypeScript's does, and derives the
+// outputs from it each run, so they are never stored (docs/decisions.md "The plugin's state").
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { createRequire } from "node:module";
+import * as pulumi from "@pulumi/pulumi";
 import * as provider from "@pulumi/pulumi/provider";
 import { checkConfig, settingKeys, Settings } from "../config";
 import { lifecycle } from "../core/lifecycle";
 import { StorageUserError } from "../messages";
 import { nameFromUrn } from "../identity";
-import { deriveOutput, isObject, isSecret, outputNames, SECRET_SIG, sourcesOf } from "../model";
+import { isObject, outputNames, SECRET_SIG } from "../model";
+import { derive, Stored } from "../program";
 import { keysInStackFile, plainInFiles } from "../project-file";
 import { schema, typeToken } from "./schema";
 
@@ -16,7 +20,6 @@ type Props = Record<string, unknown>;
 const settings = new Settings("storage-user");
 const user = lifecycle(settings);
 const engineKeys = new Set(["version", "pluginDownloadURL", "pluginChecksums", "name", "parameterization"]);
-const secretKeys = new Set<string>(outputNames.filter(isSecret));
 const isSecretValue = (v: unknown): v is { value: unknown } =>
   typeof v === "object" && v !== null && (v as Props)[SECRET_SIG[0]] === SECRET_SIG[1];
 const secret = (value: unknown) => ({ [SECRET_SIG[0]]: SECRET_SIG[1], value });
@@ -25,19 +28,9 @@ const elsewhere = new Set<string>();
 
 const fromEngine = (props: unknown): Props =>
   Object.fromEntries(Object.entries((props ?? {}) as Props).map(([k, v]) => [k, isSecretValue(v) ? v.value : v]));
-/**
- * What the engine stores of a user: the schema's outputs, each once, secrets wrapped, derived from `account` and
- * `secrets` where a create (or 0.5.0's state) has them, which it then drops, as it drops `__urn`: the engine knows it.
- */
-export function toEngine({ account, secrets, __urn: _urn, ...outs }: Props, id?: string): Props {
-  const sources = sourcesOf({ id, account, secrets });
-  const derived =
-    account === undefined ? {} : Object.fromEntries(outputNames.map((n) => [n, deriveOutput(n, sources)]));
-  return Object.fromEntries(
-    Object.entries({ ...outs, ...derived })
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => [k, secretKeys.has(k) ? secret(v) : v]),
-  );
+/** What the engine stores of a user: what TypeScript's provider stores, `secrets` wrapped, no `__urn` (the engine knows it). */
+function toEngine({ __urn: _urn, ...outs }: Props): Props {
+  return outs.secrets === undefined ? outs : { ...outs, secrets: secret(outs.secrets) };
 }
 
 // The plugin runs in the program's directory: the project's, or below it.
@@ -137,6 +130,8 @@ function wrapServer(): void {
 }
 
 const withUrn = (urn: string, props: Props): Props => ({ ...props, __urn: urn });
+// The user as Construct registers it: a custom resource of the component's own type and name.
+class User extends pulumi.CustomResource {}
 
 const storageUserProvider: provider.Provider = {
   version: schema.version,
@@ -153,11 +148,11 @@ const storageUserProvider: provider.Provider = {
       ...withUrn(urn, fromEngine(inputs)),
       ...(timeout ? { __createTimeoutMs: timeout } : {}),
     });
-    return { id: result.id, outs: toEngine(result.outs as Props, result.id) };
+    return { id: result.id, outs: toEngine(result.outs as Props) };
   },
   async update(id, urn, olds, news) {
     return {
-      outs: toEngine((await user.update(id, fromEngine(olds), withUrn(urn, fromEngine(news)))).outs as Props, id),
+      outs: toEngine((await user.update(id, fromEngine(olds), withUrn(urn, fromEngine(news)))).outs as Props),
     };
   },
   async read(id, urn, props) {
@@ -166,13 +161,19 @@ const storageUserProvider: provider.Provider = {
     if (old.account === undefined && old.baseUrl === undefined)
       throw new StorageUserError("IMPORT_UNSUPPORTED", { name: nameFromUrn(urn) });
     const result = await user.read(id, old);
-    // 0.5.0's state (`account` kept) stays as it is: a refresh rewrites nothing.
-    return {
-      id: result.id,
-      props: old.account === undefined ? toEngine(result.props as Props, result.id) : (props as Props),
-    };
+    return { id: result.id, props: toEngine(result.props as Props) };
   },
   delete: (id, urn, props) => user.remove(id, withUrn(urn, fromEngine(props))),
+  async construct(name, type, inputs, options) {
+    const props = { userName: undefined, persistPassword: undefined, connection: undefined, ...inputs };
+    const { providers, ...rest } = options; // a map here (the SDK's server builds it); a custom resource takes one
+    const provider = (providers as Record<string, pulumi.ProviderResource> | undefined)?.["storage-user"];
+    const opts = { ...rest, provider, additionalSecretOutputs: ["secrets"] };
+    const user = new User(type, name, { ...props, account: undefined, secrets: undefined }, opts) as User & Stored;
+    const outputs = Object.fromEntries(outputNames.map((output) => [output, derive(user, output)]));
+    const given = Object.fromEntries(Object.keys(props).map((k) => [k, (user as unknown as Props)[k]]));
+    return { urn: user.urn, state: { ...given, ...outputs } };
+  },
 };
 
 /** Starts the plugin: bin/pulumi-resource-storage-user, or yaml/'s `main` through a language host. */

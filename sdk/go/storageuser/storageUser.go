@@ -13,7 +13,7 @@ import (
 
 // A user of the object-storage service. The API can only create: deleting or replacing it leaves the user on the service (warning USER_LEFT_STACK / REPLACE_LEAVES_USER).
 type StorageUser struct {
-	pulumi.CustomResourceState
+	pulumi.ResourceState
 
 	// The base URL of the service the user was created on (TypeScript: unset for users created by release 0.1.x until a refresh records it).
 	BaseUrl pulumi.StringOutput `pulumi:"baseUrl"`
@@ -78,40 +78,11 @@ func NewStorageUser(ctx *pulumi.Context,
 	opts = append(opts, secrets)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource StorageUser
-	err := ctx.RegisterResource("storage-user:index:StorageUser", name, args, &resource, opts...)
+	err := ctx.RegisterRemoteComponentResource("storage-user:index:StorageUser", name, args, &resource, opts...)
 	if err != nil {
 		return nil, err
 	}
 	return &resource, nil
-}
-
-// GetStorageUser gets an existing StorageUser resource's state with the given name, ID, and optional
-// state properties that are used to uniquely qualify the lookup (nil if not required).
-func GetStorageUser(ctx *pulumi.Context,
-	name string, id pulumi.IDInput, state *StorageUserState, opts ...pulumi.ResourceOption) (*StorageUser, error) {
-	var resource StorageUser
-	err := ctx.ReadResource("storage-user:index:StorageUser", name, id, state, &resource, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return &resource, nil
-}
-
-// Input properties used for looking up and filtering StorageUser resources.
-type storageUserState struct {
-}
-
-type StorageUserState struct {
-}
-
-func (StorageUserState) ElementType() reflect.Type {
-	return reflect.TypeOf((*storageUserState)(nil)).Elem()
-}
-
-// StorageUserExists checks whether an existing StorageUser resource with the given ID exists.
-func StorageUserExists(ctx *pulumi.Context,
-	id pulumi.StringInput, state *StorageUserState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
-	return ctx.ExistsResource("storage-user:index:StorageUser", id, state, "", opts...)
 }
 
 type storageUserArgs struct {

@@ -77,7 +77,7 @@ class StorageUserArgs:
 
 
 @pulumi.type_token("storage-user:index:StorageUser")
-class StorageUser(pulumi.CustomResource):
+class StorageUser(pulumi.ComponentResource):
     @overload
     def __init__(__self__,
                  resource_name: str,
@@ -126,7 +126,9 @@ class StorageUser(pulumi.CustomResource):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
             raise TypeError('Expected resource options to be a ResourceOptions instance')
-        if opts.id is None:
+        if opts.id is not None:
+            raise ValueError('ComponentResource classes do not support opts.id')
+        else:
             if __props__ is not None:
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = StorageUserArgs.__new__(StorageUserArgs)
@@ -158,50 +160,8 @@ class StorageUser(pulumi.CustomResource):
             'storage-user:index:StorageUser',
             resource_name,
             __props__,
-            opts)
-
-    @staticmethod
-    def get(resource_name: str,
-            id: pulumi.Input[str],
-            opts: Optional[pulumi.ResourceOptions] = None) -> 'StorageUser':
-        """
-        Get an existing StorageUser resource's state with the given name, id, and optional extra
-        properties used to qualify the lookup.
-
-        :param str resource_name: The unique name of the resulting resource.
-        :param pulumi.Input[str] id: The unique provider ID of the resource to lookup.
-        :param pulumi.ResourceOptions opts: Options for the resource.
-        """
-        opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(id=id))
-
-        __props__ = StorageUserArgs.__new__(StorageUserArgs)
-
-        __props__.__dict__["base_url"] = None
-        __props__.__dict__["connection"] = None
-        __props__.__dict__["creation_task_id"] = None
-        __props__.__dict__["credentials"] = None
-        __props__.__dict__["env"] = None
-        __props__.__dict__["ftp"] = None
-        __props__.__dict__["ftp_host_name"] = None
-        __props__.__dict__["ftp_url"] = None
-        __props__.__dict__["name"] = None
-        __props__.__dict__["password"] = None
-        __props__.__dict__["persist_password"] = None
-        __props__.__dict__["s3"] = None
-        __props__.__dict__["s3_endpoint"] = None
-        __props__.__dict__["state"] = None
-        __props__.__dict__["swift"] = None
-        __props__.__dict__["swift_endpoint"] = None
-        __props__.__dict__["tasks"] = None
-        __props__.__dict__["user_id"] = None
-        __props__.__dict__["user_name"] = None
-        return StorageUser(resource_name, opts=opts, __props__=__props__)
-
-    @staticmethod
-    def exists(id: pulumi.Input[str],
-            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
-        __props__: dict = {}
-        return pulumi.runtime.exists_resource(None, 'storage-user:index:StorageUser', id, __props__, opts or pulumi.ResourceOptions())
+            opts,
+            remote=True)
 
     @_builtins.property
     @pulumi.getter(name="baseUrl")
