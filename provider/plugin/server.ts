@@ -28,8 +28,9 @@ const elsewhere = new Set<string>();
 
 const fromEngine = (props: unknown): Props =>
   Object.fromEntries(Object.entries((props ?? {}) as Props).map(([k, v]) => [k, isSecretValue(v) ? v.value : v]));
-/** What the engine stores of a user: what TypeScript's provider stores, `secrets` wrapped, no `__urn` (the engine knows it). */
+/** What the engine stores of a user: TypeScript's state, `secrets` wrapped; no `__urn` (the engine knows it), no output. */
 function toEngine({ __urn: _urn, ...outs }: Props): Props {
+  for (const name of outputNames) delete outs[name];
   return outs.secrets === undefined ? outs : { ...outs, secrets: secret(outs.secrets) };
 }
 
@@ -161,7 +162,8 @@ const storageUserProvider: provider.Provider = {
     if (old.account === undefined && old.baseUrl === undefined)
       throw new StorageUserError("IMPORT_UNSUPPORTED", { name: nameFromUrn(urn) });
     const result = await user.read(id, old);
-    return { id: result.id, props: toEngine(result.props as Props) };
+    // 0.5.0's state, which stored every output too, stays as it is: a refresh rewrites nothing.
+    return { id: result.id, props: old.credentials === undefined ? toEngine(result.props as Props) : (props as Props) };
   },
   delete: (id, urn, props) => user.remove(id, withUrn(urn, fromEngine(props))),
   async construct(name, type, inputs, options) {
