@@ -2,7 +2,7 @@
 // `pulumi-storage-user`, the package's bin: `pending` and `review` (HELP below); it loads no Pulumi SDK.
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
-import { StorageUserError } from "../provider/messages";
+import { ErrorArgs, StorageUserError } from "../provider/messages";
 import { formatPendingStorageUser, pendingStorageUsers } from "../provider/core/pending";
 import { review } from "./review";
 
@@ -21,13 +21,12 @@ review   the CI review of \`pulumi preview --json\` output (a file, or standard 
          (default allow-storage-user-removal). Exit 1 then, 0 otherwise, 2 for an unreadable preview.
 `;
 
-function unreadable(message: string): never {
-  process.stderr.write(`${message}\n`);
+function unreadable(...error: ErrorArgs): never {
+  process.stderr.write(`${new StorageUserError(...error).message}\n`);
   process.exit(2);
 }
-
 function usage(what: string): never {
-  unreadable(new StorageUserError("USAGE", { what, usage: USAGE }).message);
+  unreadable("USAGE", { what, usage: USAGE });
 }
 
 function read(file: string): string {
@@ -36,7 +35,7 @@ function read(file: string): string {
     return fs.readFileSync(file === "-" ? 0 : file, "utf8");
   } catch (err) {
     const errno = (err as NodeJS.ErrnoException).code ?? "error";
-    unreadable(new StorageUserError("PENDING_INPUT_UNREADABLE", { problem: "cannotRead", input, errno }).message);
+    unreadable("PENDING_INPUT_UNREADABLE", { problem: "cannotRead", input, errno });
   }
 }
 
@@ -47,15 +46,9 @@ function pending(files: string[], dealtWithFile?: string): number {
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      const input = file === "-" ? "standard input" : file;
       // Not the parser's message: it may quote the input.
-      unreadable(
-        new StorageUserError("PENDING_INPUT_UNREADABLE", {
-          problem: "notJson",
-          input,
-          bytes: text.trim() ? Buffer.byteLength(text) : 0,
-        }).message,
-      );
+      const [input, bytes] = [file === "-" ? "standard input" : file, text.trim() ? Buffer.byteLength(text) : 0];
+      unreadable("PENDING_INPUT_UNREADABLE", { problem: "notJson", input, bytes });
     }
   });
   let found;
@@ -64,7 +57,7 @@ function pending(files: string[], dealtWithFile?: string): number {
       dealtWith: dealtWithFile === undefined ? [] : read(dealtWithFile).split("\n"),
     });
   } catch (err) {
-    if (err instanceof StorageUserError) unreadable(err.message);
+    if (err instanceof StorageUserError) unreadable(err.code, err.details as never); // its own message again
     throw err;
   }
   for (const p of found) process.stdout.write(`${formatPendingStorageUser(p)}\n`);

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { defaults } from "./defaults";
 import { CONNECTION_NAME } from "./config";
 import { nameFromUrn } from "./identity";
-import { messages } from "./messages";
+import { Failure, messages } from "./messages";
 import { inputs } from "./model";
 
 const reasons = messages.reasons;
@@ -14,7 +14,6 @@ export const PREVIEW_MARK = "__nameAtUp";
 export const SUFFIX = "__nameSuffix";
 export const argNames = Object.keys(inputs) as (keyof typeof inputs)[];
 const internalNames = new Set(["__provider", "__createTimeoutMs", "__urn", PREVIEW_MARK, SUFFIX]);
-export type Failure = { property: string; reason: string };
 /** The inputs as create sees them; `__urn` names the resource in warnings, `__createTimeoutMs` is customTimeouts.create. */
 export type UserInputs = {
   userName: string;

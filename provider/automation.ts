@@ -57,16 +57,9 @@ function diagnostic<C extends string>(codes: readonly C[], text: string, urn?: s
   const message = text.trim();
   const code = /^\[([A-Z_]+)\] /.exec(message)?.[1] as C | undefined;
   if (!code || !codes.includes(code)) return undefined;
-  const resourceName = ours(urn)
-    ? nameFromUrn(urn!)
-    : /^\[[A-Z_]+\] StorageUser(?:Ledger)? '([^']+)'/.exec(message)?.[1];
-  const d: StorageUserDiagnostic<C> = {
-    code,
-    message,
-    ...(ours(urn) ? { urn } : {}),
-    ...(resourceName ? { resourceName } : {}),
-  };
-  return ours(urn) && userName ? { ...d, userName } : d;
+  if (ours(urn)) return { code, message, urn, resourceName: nameFromUrn(urn!), ...(userName ? { userName } : {}) };
+  const resourceName = /^\[[A-Z_]+\] StorageUser(?:Ledger)? '([^']+)'/.exec(message)?.[1];
+  return { code, message, ...(resourceName ? { resourceName } : {}) } as StorageUserDiagnostic<C>;
 }
 
 function unique<T extends StorageUserDiagnostic<string>>(list: (T | undefined)[]): T[] {
@@ -145,11 +138,8 @@ export function checkStorageConfig(config: ConfigMapLike, options: { path?: bool
   checkConfig(values, plainIn(config, "the config about to be set", options.path));
 }
 
-/**
- * Checks `config` as {@link checkStorageConfig} and that the plugin can start (`[PLUGIN_CANNOT_START]`), then sets it:
- * plain values with `setAllConfig`, secret ones through `pulumi config set`'s standard input (the Automation API passes
- * values as arguments, shown in process lists).
- */
+/** Checks `config` as {@link checkStorageConfig} and that the plugin can start (`[PLUGIN_CANNOT_START]`), then sets plain values with
+ * `setAllConfig`, secret ones on `pulumi config set`'s standard input (the Automation API's arguments show in process lists). */
 export async function setStorageConfig(stack: Stack, config: ConfigMapLike, options: { path?: boolean } = {}) {
   checkStorageConfig(config, options);
   await assertPluginCanStart(stack);

@@ -14,12 +14,8 @@ const invalid = (d: ErrorArgs<"CONFIG_INVALID">[1]) => new StorageUserError("CON
 // A setting's config key (none for the plugin's named connections) and environment variable.
 export function settingKeys(which: Setting, connection?: string, ns: Namespace = "storage") {
   if (connection === undefined) return { key: `${ns}:${which}`, env: env[which], path: false };
-  const path = ns === "storage";
-  return {
-    key: path ? `${CONNECTIONS}.${connection}.${which}` : "",
-    env: `${env[which]}_${connection.toUpperCase()}`,
-    path,
-  };
+  const [path, env_] = [ns === "storage", `${env[which]}_${connection.toUpperCase()}`];
+  return { key: path ? `${CONNECTIONS}.${connection}.${which}` : "", env: env_, path };
 }
 
 function refuseUnknown(keys: string[], known: string[], path = false): void {
@@ -52,10 +48,9 @@ function parseConnections(raw: string | undefined): Record<string, { baseUrl?: s
     if (!isObject(entry))
       throw invalid({ problem: "notAnObject", key, expected: "an object with baseUrl and accessToken" });
     const known = [`${key}.baseUrl`, `${key}.accessToken`];
+    const unknown = Object.keys(entry).map((k) => `${key}.${k}`);
     refuseUnknown(
-      Object.keys(entry)
-        .map((k) => `${key}.${k}`)
-        .filter((k) => !known.includes(k)),
+      unknown.filter((k) => !known.includes(k)),
       known,
       true,
     );
@@ -69,11 +64,8 @@ function parseConnections(raw: string | undefined): Record<string, { baseUrl?: s
 /** Where a token stands in plain text, for CONFIG_NOT_SECRET; undefined: secret, or not known to be plain. */
 export type PlainAt = { where: string; project?: boolean; inline?: boolean } | undefined;
 
-/**
- * The one check of a stack's configuration, before anything is recorded: each key of the namespace a
- * setting (a misspelt one would sit in the state as the provider's input), one value each, no token plain
- * (`plainAt` tells, from what its caller sees). Names keys, never values; objects arrive as JSON text.
- */
+// The one check of a stack's configuration before anything is recorded: each key of the namespace a setting, one
+// value each, no token plain (`plainAt` tells, from what its caller sees). Names keys, never values.
 export function checkConfig(
   values: Record<string, string | undefined>,
   plainAt: (key: string, value: string) => PlainAt,
@@ -87,7 +79,7 @@ export function checkConfig(
       known,
     );
   for (const s of ["baseUrl", "accessToken"] as const)
-    if (typeof parseJson(values[`${ns}:${s}`]) === "object" && parseJson(values[`${ns}:${s}`]) !== null)
+    if (parseJson(values[`${ns}:${s}`]) instanceof Object)
       throw invalid({ problem: "notAString", key: `${ns}:${s}`, secret: s === "accessToken", path: false });
   const tokens = [{ ...settingKeys("accessToken", undefined, ns), value: values[`${ns}:accessToken`] }];
   if (ns === "storage")

@@ -1,8 +1,5 @@
-/**
- * Every message the package shows, in one catalogue keyed by code: errors (`[CODE] what happened:
- * what to do`), warnings (`[CODE] …`) and the reasons an argument is refused. The code lists and
- * types are derived from it; docs/errors.md is held to it by test/unit/messages.test.ts.
- */
+// Every message the package shows, one catalogue keyed by code: errors (`[CODE] what happened: what to do`), warnings
+// (`[CODE] …`), argument reasons. The code lists and types derive from it; test/unit/messages.test.ts holds docs/errors.md to it.
 import { isUnconfirmed } from "./identity";
 import type { ForgottenUser } from "./model";
 
@@ -18,7 +15,7 @@ const said = (apiMessage: string, open = ": ", close = "") => (apiMessage ? `${o
 const url = (what: string, todo: string) => (d: { source: string }) => [`${d.source} ${what}`, todo];
 type Keys = { key: string; env: string; path: boolean };
 type Reach = { url: string; detail: string; source: string };
-type Failure = { property: string; reason: string };
+export type Failure = { property: string; reason: string };
 
 /** The resource's URN quoted for a shell, or a placeholder and where to find it. */
 const urnArg = (urn: unknown) =>

@@ -1,5 +1,4 @@
-// A user described once: the answer's table drives its parsing, what state keeps plain (`account`) and secret
-// (`secrets`) and the types; the outputs' table derives each output from state for the class, plugin and schema.
+// A user described once: the answer's table drives the parsing, state's `account`/`secrets` and the types; the outputs' table each output.
 const [PLAIN, SECRET] = ["plain", "secret"] as const;
 type Kind = typeof PLAIN | typeof SECRET;
 
@@ -39,7 +38,6 @@ export const fields = Object.entries(answer).flatMap(([top, [member, f]]): Field
 );
 type Field = { conn?: string; name: string; api: string[]; plain?: string };
 
-// Aliases of object types, not interfaces, so they stay assignable to Record<string, string>.
 /** The `swift` output (secret), from the answer's `SwiftApiConnection`. */
 export type SwiftConnection = {
   /** `Endpoint`: where clients authenticate (`OS_AUTH_URL` in `env`). */ endpoint: string;
@@ -117,11 +115,9 @@ export const isObject = (v: unknown): v is Tree => typeof v === "object" && v !=
 // JSON text parsed (an object passes as it is); undefined when absent or unreadable.
 export function parseJson<T>(value: unknown): T | undefined {
   try {
-    return typeof value === "string"
-      ? (JSON.parse(value) as T)
-      : typeof value === "object" && value
-        ? (value as T)
-        : undefined;
+    return (
+      typeof value === "string" ? JSON.parse(value) : typeof value === "object" && value ? value : undefined
+    ) as T;
   } catch {
     return undefined;
   }
@@ -134,10 +130,8 @@ export const isV01 = (olds: Tree) =>
 export function upgrade<T extends Tree>(olds: T): T {
   if (!isV01(olds)) return olds;
   const { userId: _i, creationTaskId: _c, credentials, state, tasks, baseUrl, ...rest } = olds;
-  const { account, secrets } = split(
-    { ...(credentials as Credentials), state, tasks } as CreatedUser,
-    baseUrl as string,
-  );
+  const user = { ...(credentials as Credentials), state, tasks } as CreatedUser;
+  const { account, secrets } = split(user, baseUrl as string);
   for (const f of fields) if (f.plain) delete rest[f.plain];
   if (baseUrl === undefined) delete account.baseUrl;
   return { ...rest, account: JSON.stringify(account), secrets: JSON.stringify(secrets) } as unknown as T;

@@ -10,20 +10,14 @@ redactResponseDumps(pulumi.log);
 
 /** The arguments of a {@link StorageUser}; every one is optional (`new StorageUser("app")`). */
 export interface StorageUserArgs {
-  /**
-   * Requested login of the new user (request member `UserName`). Changing it creates a new user. Left out, a name is generated on create: the resource name, "-", 7 random hex digits, kept on every update and new on every replace, which is how to rotate credentials.
-   * @default `${name}-${7 random hex digits}`
-   */
+  /** Requested login of the new user (request member `UserName`). Changing it creates a new user. Left out, a name is generated on create: the resource name, "-", 7 random hex digits, kept on every update and new on every replace, which is how to rotate credentials.
+   * @default `${name}-${7 random hex digits}` */
   userName?: pulumi.Input<string>;
-  /**
-   * Request member `PersistPassword`, sent as 1 or 0. The spec gives it no meaning; changing it creates a new user.
-   * @default false
-   */
+  /** Request member `PersistPassword`, sent as 1 or 0. The spec gives it no meaning; changing it creates a new user.
+   * @default false */
   persistPassword?: pulumi.Input<boolean>;
-  /**
-   * Name of a connection, for users on several services in one program: the address and token it names are read from STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME> in the environment (TypeScript programs can set them in stack config too). Omitted: the provider's own settings. A user never moves on its own.
-   * @default the default connection: storage:baseUrl and storage:accessToken
-   */
+  /** Name of a connection, for users on several services in one program: the address and token it names are read from STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME> in the environment (TypeScript programs can set them in stack config too). Omitted: the provider's own settings. A user never moves on its own.
+   * @default the default connection: storage:baseUrl and storage:accessToken */
   connection?: pulumi.Input<string>;
 }
 
@@ -42,10 +36,7 @@ function durationMs(text: string | undefined): number | undefined {
 export interface StorageUser extends Outputs {}
 type Outputs = { readonly [K in keyof OutputValues]: pulumi.Output<OutputValues[K]> };
 
-/**
- * A user of the object-storage service, created through `POST {baseUrl}/storage/users`. The API can
- * only create: docs/lifecycle.md says what replace, destroy, refresh and import do.
- */
+/** A user of the object-storage service, created through `POST {baseUrl}/storage/users`; the API can only create (docs/lifecycle.md). */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class StorageUser extends pulumi.dynamic.Resource {
   /** The requested login, as sent: the given userName, or the generated one. */
@@ -54,7 +45,6 @@ export class StorageUser extends pulumi.dynamic.Resource {
   public readonly persistPassword!: pulumi.Output<boolean>;
   /** The connection name the user was last deployed with; undefined: the default one. */
   public readonly connection!: pulumi.Output<string | undefined>;
-  // As state stores them (JSON text), the outputs derived from them.
   private readonly account!: pulumi.Output<string>;
   private readonly secrets!: pulumi.Output<string>;
 

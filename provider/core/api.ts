@@ -50,11 +50,8 @@ const realClock: Clock = {
   random: Math.random,
 };
 
-/**
- * The API's rate as one provider process learns it, shared by all its creates: a 429 pauses every create for its
- * Retry-After and sets the pace to the creates the API accepted in the last second; each accepted one then raises
- * the pace a little, to find a faster rate again (docs/configuration.md "Rate limits").
- */
+// The API's rate as one provider process learns it, shared by its creates: a 429 pauses them all for its Retry-After and
+// sets the pace to the creates accepted in the last second; each accepted one raises it a little (docs/configuration.md).
 export function pace(clock: Clock) {
   let [gapMs, next, until, accepted] = [0, 0, 0, [] as number[]];
   const lastSecond = (now: number) => (accepted = accepted.filter((t) => t > now - 1000));

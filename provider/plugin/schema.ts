@@ -11,16 +11,9 @@ function docs(module: string, declaration: string): Record<string, string> {
   const file = [".d.ts", ".ts"].map((ext) => path.join(__dirname, "..", module + ext)).find((f) => fs.existsSync(f));
   const text = file ? fs.readFileSync(file, "utf8") : "";
   const body = text.slice(text.indexOf(declaration)).split("\n}")[0];
+  const prose = (doc: string) => (doc.replace(/@default[^]*|^\s*\* ?/gm, "").match(/\S+/g) ?? []).join(" ");
   const each = body.matchAll(/\/\*\*([^]*?)\*\/\s*(?:readonly |public )*(\w+)[?!]?:/g);
-  return Object.fromEntries(
-    [...each].map(([, doc, name]) => [
-      name,
-      doc
-        .replace(/@default[^]*|^\s*\* ?/gm, "")
-        .replace(/\s+/g, " ")
-        .trim(),
-    ]),
-  );
+  return Object.fromEntries([...each].map(([, doc, name]) => [name, prose(doc)]));
 }
 const [argDocs, memberDocs, outputDocs] = [
   docs("storage-user", "interface StorageUserArgs"),

@@ -73,19 +73,16 @@ const createTimeoutsMs = new Map<string, number>();
 // provider nothing, so its gRPC handlers are wrapped where it registers them.
 function wrapServer(): void {
   const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/provider/server"));
+  type AddService = (service: Record<string, { path?: string }>, impl: Props) => void;
   const grpc = sdkRequire("@grpc/grpc-js") as {
-    Server: {
-      prototype: { addService(service: Record<string, { path?: string }>, impl: Record<string, unknown>): void };
-    };
+    Server: { prototype: { addService: AddService } };
     status: { FAILED_PRECONDITION: number };
   };
   const pb = sdkRequire("../proto/provider_pb") as { CheckResponse: new () => { setInputs(s: unknown): void } };
-  const { Struct } = sdkRequire("google-protobuf/google/protobuf/struct_pb") as {
-    Struct: { fromJavaScript(v: Props): unknown };
-  };
+  type Structs = { Struct: { fromJavaScript(v: Props): unknown } };
+  const { Struct } = sdkRequire("google-protobuf/google/protobuf/struct_pb") as Structs;
   const fail = (callback: Callback, err: unknown) =>
     callback({ code: grpc.status.FAILED_PRECONDITION, details: err instanceof Error ? err.message : String(err) });
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with the server as `this` below
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (service, impl) {
     if (service.checkConfig?.path === "/pulumirpc.ResourceProvider/CheckConfig") {
