@@ -191,10 +191,10 @@ test("bad input and a missing base URL (set in the TypeScript namespace) are ref
 
 test("customTimeouts.create bounds a create's retries, as for TypeScript programs", async () => {
   const before = api.requests.length;
-  // 8 answers of 503: the default budget (120 s) outlasts them and creates the user; 2 s does not.
+  // 8 answers of 503: the default budget (120 s) outlasts them and creates the user; 4 s does not (2 or 3 attempts, a second or more apart).
   api.inject(...Array.from({ length: 8 }, () => ({ kind: "status" as const, status: 503, retryAfter: "1" })));
   const slow =
-    "  slow:\n    type: storage-user:index:StorageUser\n    properties:\n      userName: slow-user\n    options:\n      customTimeouts:\n        create: 2s\n";
+    "  slow:\n    type: storage-user:index:StorageUser\n    properties:\n      userName: slow-user\n    options:\n      customTimeouts:\n        create: 4s\n";
   const r = failed(await withResources(slow, () => pulumi("up --yes")));
   expect(r.output, r.output).toContain("[RETRIES_EXHAUSTED] the storage API did not accept the create after");
   expect(api.requests.length - before).toBeGreaterThanOrEqual(2);
