@@ -4,7 +4,6 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { checkConfig } from "./config";
 import { TYPES } from "./identity";
-import { deriveOutput, OutputName, outputs, sourcesOf } from "./model";
 import { plainInFiles, stackConfigFile } from "./project-file";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- outside the SDK's typed surface, in every version of the peer range
@@ -18,17 +17,6 @@ export function perRun<T>(make: () => T): () => T {
     if (!values.has(store)) values.set(store, make());
     return values.get(store)!;
   };
-}
-
-/** What a user's state holds, as Outputs of its resource. */
-export type Stored = { id: pulumi.Output<string>; account: pulumi.Output<unknown>; secrets: pulumi.Output<unknown> };
-/** An output of a user, from its state; those from the credentials are secret in the program itself (under setMocks too). */
-export function derive(u: Stored, name: OutputName): pulumi.Output<unknown> {
-  const { from } = outputs[name];
-  if (from === "id") return u.id.apply((id) => deriveOutput(name, { id }));
-  if (from === "account") return u.account.apply((account) => deriveOutput(name, sourcesOf({ account })));
-  const all = pulumi.all([u.account, u.secrets]);
-  return pulumi.secret(all.apply(([account, secrets]) => deriveOutput(name, sourcesOf({ account, secrets }))));
 }
 
 /** The resource's URN, the plugin's `__urn` input, so its warnings name the resource; createUrn makes Outputs, needed only under a parent. */

@@ -3,7 +3,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { StorageUserError } from "./messages";
 import { argNames, inputFailures, PREVIEW_MARK, withDefaults } from "./arguments";
 import { outputNames, OutputValues } from "./model";
-import { assertConfig, derive, perRun, redactResponseDumps, Stored, urnOf } from "./program";
+import { derive, Stored } from "./derive";
+import { assertConfig, perRun, redactResponseDumps, urnOf } from "./program";
 import { serializableProvider } from "./serializable";
 
 redactResponseDumps(pulumi.log);
@@ -109,7 +110,6 @@ const byDefault = perRun(() => ({
   connection: pulumi.output(undefined),
 }));
 
-// Each output is derived when first read.
 for (const name of outputNames)
   Object.defineProperty(StorageUser.prototype, name, {
     configurable: true,

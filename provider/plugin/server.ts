@@ -5,14 +5,14 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { createRequire } from "node:module";
-import * as pulumi from "@pulumi/pulumi";
 import * as provider from "@pulumi/pulumi/provider";
+import { CustomResource, ProviderResource } from "@pulumi/pulumi/resource";
 import { checkConfig, settingKeys, Settings } from "../config";
 import { lifecycle } from "../core/lifecycle";
 import { StorageUserError } from "../messages";
 import { nameFromUrn } from "../identity";
 import { isObject, outputNames, SECRET_SIG } from "../model";
-import { derive, Stored } from "../program";
+import { derive, Stored } from "../derive";
 import { keysInStackFile, plainInFiles } from "../project-file";
 import { schema, typeToken } from "./schema";
 
@@ -129,7 +129,7 @@ function wrapServer(): void {
 
 const withUrn = (urn: string, props: Props): Props => ({ ...props, __urn: urn });
 // The user as Construct registers it: a custom resource of the component's own type and name.
-class User extends pulumi.CustomResource {}
+class User extends CustomResource {}
 
 const storageUserProvider: provider.Provider = {
   version: schema.version,
@@ -166,7 +166,7 @@ const storageUserProvider: provider.Provider = {
   async construct(name, type, inputs, options) {
     const props = { userName: undefined, persistPassword: undefined, connection: undefined, ...inputs };
     const { providers, ...rest } = options; // a map here (the SDK's server builds it); a custom resource takes one
-    const provider = (providers as Record<string, pulumi.ProviderResource> | undefined)?.["storage-user"];
+    const provider = (providers as Record<string, ProviderResource> | undefined)?.["storage-user"];
     const opts = { ...rest, provider, additionalSecretOutputs: ["secrets"] };
     const user = new User(type, name, { ...props, account: undefined, secrets: undefined }, opts) as User & Stored;
     const outputs = Object.fromEntries(outputNames.map((output) => [output, derive(user, output)]));
