@@ -9,7 +9,9 @@
  *   up (N creates), no-change preview, no-change up; then the raw state file's size.
  * Variants: StorageUser (programs/storage-users), the engine floor (programs/noop-users: a no-op
  * dynamic resource, same inputs, waits the same latency), and at 200 raw undici
- * (programs/raw-undici: the bare POST in a dynamic provider, same outputs and secret).
+ * (programs/raw-undici: the bare POST in a dynamic provider, same outputs and secret); the plugin
+ * path: a YAML program through the package's plugin and the YAML floor (programs/noop-plugin), with
+ * the plugin's start-up per start and per command (README.md).
  * With BENCH_VS=<package root>, that build (e.g. a released version) runs programs/storage-users
  * too, in the same pairs: the one way to compare two versions, since runs apart differ in load.
  * Figures are medians of the per-pair ratios. Writes bench/work/summary.json and the results
