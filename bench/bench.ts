@@ -9,20 +9,24 @@
  *   up (N creates), no-change preview, no-change up; then the raw state file's size.
  * Variants: StorageUser (programs/storage-users), the engine floor (programs/noop-users: a no-op
  * dynamic resource, same inputs, waits the same latency), and at 200 raw undici
- * (programs/raw-undici: the bare POST in a dynamic provider, same outputs and secret).
+ * (programs/raw-undici: the bare POST in a dynamic provider, same outputs and secret); the plugin
+ * path: a YAML program through the package's plugin and the YAML floor (programs/noop-plugin), with
+ * the plugin's start-up per start and per command (README.md).
  * With BENCH_VS=<package root>, that build (e.g. a released version) runs programs/storage-users
  * too, in the same pairs: the one way to compare two versions, since runs apart differ in load.
  * Figures are medians of the per-pair ratios. Writes bench/work/summary.json and the results
  * table in bench/README.md; raw figures go to bench/work/ (not committed).
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startApiServer } from "../server/api-server";
 import { cliVersion, repoRoot, TestStack } from "../scripts/stack";
-import { nodeBinDir } from "../scripts/toolchain";
+import { nodeBinDir, userPath } from "../scripts/toolchain";
+import { yamlPath, yamlUsersText } from "../scripts/yaml-program";
 import { meterCli, readCpu } from "./cpu";
 import { workspace } from "./workspace";
 
@@ -32,8 +36,10 @@ const [SMALL, LARGE] = SIZES;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PARALLEL = 10;
 const LATENCY_MS = 50;
+/** The YAML floor's plugin (programs/noop-plugin) and resource type. */
+const NOOP: [string, string] = ["psu-noop", "psu-noop:index:NoopUser"];
 
-type Variant = "ours" | "floor" | "raw" | "vs";
+type Variant = "ours" | "floor" | "raw" | "vs" | "yaml" | "yamlFloor";
 /** The other build BENCH_VS names, installed beside its own copy of the programs. */
 const VS = process.env.BENCH_VS;
 /** upNoCheckpoints: `up` (creates) on fresh stacks with the engine's per-step checkpoints off, to show what they cost. */
@@ -49,10 +55,23 @@ const programs: Record<Variant, string> = {
   floor: "noop-users",
   raw: "raw-undici",
   vs: "storage-users",
+  yaml: "",
+  yamlFloor: "",
 };
+const names: Record<Variant, string> = {
+  ours: "StorageUser",
+  floor: "engine floor",
+  raw: "raw undici",
+  vs: "BENCH_VS",
+  yaml: "YAML StorageUser",
+  yamlFloor: "YAML engine floor",
+};
+const isYaml = (v: Variant) => v === "yaml" || v === "yamlFloor";
 const variantsAt = (n: number): Variant[] => [
   "ours",
   "floor",
+  "yaml",
+  "yamlFloor",
   ...(n === SMALL ? (["raw"] as const) : []),
   ...(VS ? (["vs"] as const) : []),
 ];
@@ -67,6 +86,8 @@ interface Sample {
   cpu: Partial<Record<Variant, number>>;
   load: { before: number[]; after: number[] };
 }
+/** Milliseconds to start each YAML variant's plugin, one pair. */
+type StartSample = { round: number; yaml: number; yamlFloor: number };
 interface StateSample {
   round: number;
   n: number;
@@ -99,6 +120,49 @@ async function timed(stack: TestStack, op: Op, n: number): Promise<{ seconds: nu
   return { seconds, cpu: readCpu(cpuFile) };
 }
 
+/** Milliseconds from starting a plugin's executable to the port it prints: what the engine waits for at each start. */
+async function pluginStart(file: string): Promise<number> {
+  const start = performance.now();
+  const child = spawn(file, [], { env: { ...process.env, PATH: userPath() }, stdio: ["ignore", "pipe", "inherit"] });
+  const [port] = (await Promise.race([once(child.stdout, "data"), once(child, "exit")])) as unknown[];
+  const ms = performance.now() - start;
+  if (!/^\d+\s*$/.test(String(port))) throw new Error(`${file} printed no port (${String(port)})`);
+  child.kill();
+  await once(child, "exit");
+  return ms;
+}
+
+/**
+ * How often the engine starts the package's plugin in one `preview` and one `up` (2 creates) of a
+ * YAML program: through a wrapper that logs each start, untimed.
+ */
+async function startsPerCommand(ws: ReturnType<typeof workspace>, url: string, token: string) {
+  const dir = ws.program("starts");
+  const [log, wrapper] = [path.join(dir, "starts.log"), path.join(dir, "wrap", "pulumi-resource-storage-user")];
+  const real = ws.program("node_modules/pulumi-storage-user/bin/pulumi-resource-storage-user");
+  fs.mkdirSync(path.dirname(wrapper), { recursive: true });
+  fs.writeFileSync(wrapper, `#!/bin/sh\necho start >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+  const prefix = `starts-${randomBytes(2).toString("hex")}`;
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), yamlUsersText({ count: 2, prefix, plugin: "./wrap" }));
+  const stack = await TestStack.create({
+    programDir: dir,
+    config: { "storage-user:baseUrl": url },
+    secrets: { "storage-user:accessToken": token },
+    env: { PATH: yamlPath() },
+  });
+  const count = async (op: () => ReturnType<TestStack["up"]>) => {
+    fs.writeFileSync(log, "");
+    const r = await op();
+    if (r.code !== 0) throw new Error(`counting plugin starts:\n${r.output}`);
+    return fs.readFileSync(log, "utf8").split("\n").filter(Boolean).length;
+  };
+  try {
+    return { preview: await count(() => stack.preview()), up: await count(() => stack.up()) };
+  } finally {
+    await stack.dispose();
+  }
+}
+
 async function main() {
   const ws = workspace("run");
   const vsWs = VS ? workspace("vs", VS) : undefined;
@@ -110,14 +174,51 @@ async function main() {
   const loadAtStart = load();
   const samples: Sample[] = [];
   const states: StateSample[] = [];
+  const starts: StartSample[] = [];
+  let pluginStarts: { preview: number; up: number } | undefined;
+  const plugins = {
+    yaml: ws.program("node_modules/pulumi-storage-user/bin/pulumi-resource-storage-user"),
+    yamlFloor: ws.program("noop-plugin/pulumi-resource-psu-noop"),
+  };
   try {
     for (let round = 0; round < ROUNDS; round++) {
+      for (let i = 0; i < 5; i++) {
+        const t = { round, yaml: 0, yamlFloor: 0 };
+        for (const v of i % 2 ? (["yamlFloor", "yaml"] as const) : (["yaml", "yamlFloor"] as const))
+          t[v] = r2(await pluginStart(plugins[v]));
+        starts.push(t);
+      }
+      log(
+        `round ${round + 1} plugin starts (ms): ${starts
+          .filter((t) => t.round === round)
+          .map((t) => `${t.yaml}/${t.yamlFloor}`)
+          .join(", ")}`,
+      );
       for (const n of SIZES) {
         const order = round % 2 ? [...variantsAt(n)].reverse() : variantsAt(n);
         const newStack = (v: Variant) => {
+          const prefix = `${v}-${n}-r${round}-${randomBytes(2).toString("hex")}`;
+          if (isYaml(v)) {
+            // YAML has no loops: a program of n resources per stack, beside the package's and the floor's plugins.
+            const dir = ws.program(prefix);
+            const floor = v === "yamlFloor";
+            const text = yamlUsersText({
+              ...{ count: n, prefix, resource: "u", project: "psu-bench", noop: floor ? NOOP : undefined },
+              plugin: floor ? "../noop-plugin" : "../node_modules/pulumi-storage-user/bin",
+            });
+            fs.mkdirSync(dir, { recursive: true });
+            fs.writeFileSync(path.join(dir, "Pulumi.yaml"), text);
+            // The same config for both YAML variants: the plugin's settings, the token secret.
+            return TestStack.create({
+              programDir: dir,
+              config: { "storage-user:baseUrl": api.url },
+              secrets: { "storage-user:accessToken": token },
+              env: { PATH: yamlPath(), PSU_NOOP_LATENCY_MS: String(LATENCY_MS) },
+            });
+          }
           const config: Record<string, string> = {
             "psu-bench:count": String(n),
-            "psu-bench:prefix": `${v}-${n}-r${round}-${randomBytes(2).toString("hex")}`,
+            "psu-bench:prefix": prefix,
             "psu-bench:latencyMs": String(LATENCY_MS),
           };
           // The same stack config for every variant (the floor's too), so config decryption costs the same.
@@ -167,10 +268,11 @@ async function main() {
         }
       }
     }
+    pluginStarts = await startsPerCommand(ws, api.url, token);
   } finally {
     await api.close();
   }
-  report({ started, loadAtStart, loadAtEnd: load(), samples, states });
+  report({ started, loadAtStart, loadAtEnd: load(), samples, states, starts, pluginStarts });
 }
 
 function report(run: {
@@ -179,6 +281,9 @@ function report(run: {
   loadAtEnd: number[];
   samples: Sample[];
   states: StateSample[];
+  starts: StartSample[];
+  /** Starts of the package's plugin in one command of a YAML program. */
+  pluginStarts: { preview: number; up: number };
 }) {
   const { samples, states } = run;
   const pick = (n: number, op: Op) => samples.filter((s) => s.n === n && s.op === op);
@@ -243,6 +348,48 @@ function report(run: {
       "",
     );
   }
+  // The plugin path (YAML through the package's plugin) against the TypeScript path and both floors.
+  const pairs: Array<[Variant, Variant]> = [
+    ["yaml", "ours"],
+    ["yaml", "yamlFloor"],
+    ["yaml", "floor"],
+    ["yamlFloor", "floor"],
+  ];
+  for (const op of ["preview", "up", "upNoChange", "upNoCheckpoints"] as Op[]) {
+    for (const n of SIZES) {
+      for (const [a, b] of pairs) {
+        row(
+          `${opNames[op]} of ${n}: ${names[a]} vs ${names[b]}`,
+          `${med(n, op, a)} s`,
+          `${med(n, op, b)} s`,
+          shown(n, op, a, b),
+          cpuRatio(n, op, a, b),
+          "",
+        );
+      }
+    }
+  }
+  const startMs = (v: "yaml" | "yamlFloor") => r2(median(run.starts.map((s) => s[v])));
+  const startRatios = run.starts.map((s) => r2(s.yaml / s.yamlFloor));
+  row(
+    `plugin start-up, ms from starting its executable to its port (the engine waits for this once per start; ${run.starts.length} pairs): StorageUser's plugin vs the YAML floor's`,
+    `${startMs("yaml")} ms`,
+    `${startMs("yamlFloor")} ms`,
+    `${r2(median(startRatios))}× (${startRatios.join(", ")})`,
+    "",
+    "",
+  );
+  for (const op of ["preview", "up"] as const) {
+    const k = run.pluginStarts[op];
+    row(
+      `plugin start-up per ${op === "up" ? "`pulumi up`" : "`pulumi preview`"} of a YAML program: ${k} starts (the YAML host's, for the schema; then the engine's, the provider) × the start-up above`,
+      `${Math.round(k * startMs("yaml"))} ms`,
+      `${Math.round(k * startMs("yamlFloor"))} ms`,
+      `+${Math.round(k * (startMs("yaml") - startMs("yamlFloor")))} ms`,
+      "",
+      "",
+    );
+  }
   if (VS) {
     for (const op of ["preview", "up", "upNoChange"] as Op[]) {
       for (const n of SIZES) {
@@ -257,6 +404,24 @@ function report(run: {
       }
     }
   }
+  // State per user on each path: the state file over the users, fixed parts included (at 200, a few B per user).
+  for (const n of SIZES) {
+    const at = (v: Variant) => Math.round(median(states.filter((s) => s.n === n).map((s) => s.bytes[v]! / n)));
+    for (const [a, b] of [
+      ["yaml", "ours"],
+      ["yaml", "floor"],
+      ["ours", "floor"],
+      ["yamlFloor", "floor"],
+    ] as const)
+      row(
+        `state bytes / users at ${n}: ${names[a]} vs ${names[b]}`,
+        `${at(a)} B`,
+        `${at(b)} B`,
+        `${r2(at(a) / at(b))}×`,
+        "",
+        "",
+      );
+  }
   // Bytes per user need two sizes; a run of one size (BENCH_SIZES=200) reports the rest.
   if (LARGE !== undefined) {
     const [ours, floor] = [perUser("ours"), perUser("floor")];
@@ -268,6 +433,16 @@ function report(run: {
       "",
       "≤ floor + 700 B",
       ours - floor <= 700,
+    );
+    const yaml = perUser("yaml");
+    row(
+      `state bytes per user, (bytes(${LARGE}) − bytes(${SMALL})) / ${LARGE - SMALL}: YAML StorageUser vs StorageUser`,
+      `${yaml} B`,
+      `${ours} B`,
+      `${r2(yaml / ours)}×`,
+      "",
+      "≤ 1.1×",
+      yaml / ours <= 1.1,
     );
   }
 
@@ -285,7 +460,7 @@ function report(run: {
     `1-min load before → after each pair, in run order: ${samples.map((s) => `${s.op} ${s.n}: ${s.load.before[0]} → ${s.load.after[0]}`).join("; ")}.`,
   ];
   const table = [
-    "| Measurement | StorageUser (median) | Reference (median) | Ratio: median of the pairs (each pair) | CPU ratio | Target | |",
+    "| Measurement | Measured (median) | Reference (median) | Ratio: median of the pairs (each pair) | CPU ratio | Target | |",
     "| --- | --- | --- | --- | --- | --- | --- |",
     ...rows.map((r) => `| ${r.join(" | ")} |`),
   ];

@@ -6,7 +6,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect, inject } from "vitest";
 import { installConsumer } from "../../scripts/consumer";
+import { TestStack } from "../../scripts/stack";
 import { pins, repoRoot } from "../../scripts/toolchain";
+import { YamlUsers, yamlPath, yamlUsersProgram } from "../../scripts/yaml-program";
 
 export const onNewestCli = inject("cliVersion") !== pins.cli;
 
@@ -52,4 +54,27 @@ export function copyCheckout(to: string, untracked = false): void {
     fs.mkdirSync(path.dirname(path.join(to, f)), { recursive: true });
     fs.copyFileSync(path.join(repoRoot, f), path.join(to, f));
   }
+}
+
+/** test/programs/users (TypeScript) or the same users in YAML through the package's plugin (scripts/yaml-program.ts). */
+export type Lang = "TypeScript" | "YAML";
+export const userType = (lang: Lang) =>
+  lang === "YAML" ? "storage-user:index:StorageUser" : "pulumi-nodejs:dynamic/storage:StorageUser";
+/** A stack of `count` users `<prefix>-<i>`, auto-named or named so; its token as secret config, its API from STORAGE_API_URL. */
+export function usersStack(lang: Lang, users: YamlUsers, token: string, env: Record<string, string>) {
+  if (lang === "YAML") {
+    const secrets = { "storage-user:accessToken": token };
+    return TestStack.create({ programDir: yamlUsersProgram(users), secrets, env: { ...env, PATH: yamlPath() } });
+  }
+  const config = {
+    "users:prefix": users.prefix,
+    "users:count": String(users.count),
+    "users:auto": String(!!users.auto),
+  };
+  return TestStack.create({
+    programDir: "test/programs/users",
+    config,
+    secrets: { "storage:accessToken": token },
+    env,
+  });
 }

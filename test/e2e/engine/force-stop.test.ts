@@ -12,10 +12,12 @@ import { ApiServer, ApiServerOptions, startApiServer } from "../../../server/api
 import { installConsumer } from "../../../scripts/consumer";
 import { TestStack } from "../../../scripts/stack";
 import { userPath } from "../../../scripts/toolchain";
-import { ok, onNewestCli } from "../../support/cli-project";
+import { YamlUsers } from "../../../scripts/yaml-program";
+import { Lang, ok, onNewestCli, usersStack, userType } from "../../support/cli-project";
 
 const token = `interrupt-token-${randomBytes(6).toString("hex")}`;
-const TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";
+/** Both paths' StorageUser types (pulumi-nodejs:dynamic/storage:…, storage-user:index:…). */
+const TYPE = /:StorageUser$/;
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
@@ -33,19 +35,18 @@ function descendants(pid: number): number[] {
 type Interrupted = Awaited<ReturnType<typeof interruptedUp>>;
 
 /**
- * `pulumi up` of `count` users; once `ready(api)` holds, `act` interrupts. Then waits for the
+ * `pulumi up` of `users` from `lang`; once `ready(api)` holds, `act` interrupts. Then waits for the
  * server to store every user it received, and ends any process of this run still alive, by pid.
  */
 async function interruptedUp(
-  config: Record<string, string>,
+  [lang, users]: [Lang, YamlUsers],
   server: Omit<ApiServerOptions, "token">,
   parallel: number,
   ready: (api: ApiServer) => boolean,
   act: (cli: ChildProcess, tree: Array<[number, string]>) => void,
 ) {
   const api = await startApiServer({ token, ...server });
-  const [secrets, env] = [{ "storage:accessToken": token }, { STORAGE_API_URL: api.url }];
-  const stack = await TestStack.create({ programDir: "test/programs/users", config, secrets, env });
+  const stack = await usersStack(lang, users, token, { STORAGE_API_URL: api.url });
   cleanups.push(
     () => stack.dispose(),
     () => api.close(),
@@ -80,7 +81,7 @@ async function interruptedUp(
 }
 
 const checkpoint = (stack: TestStack) => ({
-  resources: (stack.checkpoint().resources ?? []).filter((r) => r.type === TYPE),
+  resources: (stack.checkpoint().resources ?? []).filter((r) => TYPE.test(r.type)),
   pending: stack.checkpoint().pending_operations ?? [],
 });
 const idsInState = (stack: TestStack) =>
@@ -94,7 +95,7 @@ describe.skipIf(onNewestCli)("an interrupted up of six named users, three at a t
   const PARALLEL = 3;
   const interrupt = (prefix: string, act: Parameters<typeof interruptedUp>[4]) =>
     interruptedUp(
-      { "users:prefix": prefix, "users:count": String(COUNT) },
+      ["TypeScript", { prefix, count: COUNT }],
       { latencyMs: 3000 },
       PARALLEL,
       (api) => api.requests.length >= PARALLEL,
@@ -179,14 +180,24 @@ describe.skipIf(onNewestCli)("an interrupted up of six named users, three at a t
   // SIGKILL of the CLI (locked, then after `pulumi cancel` a force-stop): the next test, which kills its whole group.
 });
 
-test("SIGKILL of the CLI's process group mid-up of auto-named users: pending names exactly the users the service holds and the stack does not", async () => {
+// From YAML (and Go, Python) the package's plugin stands where the dynamic-provider plugin does, a generated name's suffix in state.
+// Each path: where `npx` finds the bin (YAML: plugins/, docs/yaml.md), and its processes that outlive the CLI.
+const paths: Array<[Lang, string[], RegExp[]]> = [
+  ["TypeScript", [], [/pulumi-language-nodejs|language-host\/main\.js/, /cmd\/dynamic-provider/]],
+  ["YAML", ["--prefix", "plugins"], [/pulumi-language-yaml/, /pulumi-resource-storage-user/]],
+];
+test.each(paths)(
+  "SIGKILL of the CLI's process group mid-up of auto-named users from %s: pending names exactly the users the service holds and the stack does not",
+  forceStopped,
+);
+async function forceStopped(lang: Lang, prefix: string[], lingering: RegExp[]) {
   // The kill follows the server's count, not time: the first FAST creates are answered at once,
   // every later one is stored, then held. Once PARALLEL are held, each create the engine has begun
   // and not finished has reached the server and been stored there.
   const [COUNT, PARALLEL, FAST] = [8, 4, 2];
   const held = { createDelayMs: (ordinal: number) => (ordinal <= FAST ? 0 : 60_000) };
   const i = await interruptedUp(
-    { "users:prefix": "auto", "users:count": String(COUNT), "users:auto": "true" },
+    [lang, { prefix: "auto", count: COUNT, auto: true }],
     held,
     PARALLEL,
     (api) => api.createsInFlight >= PARALLEL,
@@ -194,8 +205,7 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   );
   const { api, stack } = i;
   // The language host and the plugin, each in a process group of its own, outlive the CLI's.
-  expect(i.lingering.join("\n")).toMatch(/pulumi-language-nodejs|language-host\/main\.js/);
-  expect(i.lingering.join("\n")).toContain("cmd/dynamic-provider");
+  for (const p of lingering) expect(i.lingering.join("\n")).toMatch(p);
   const onService = api.users.map((u) => u.Name);
   expect(api.createsInFlight, "the held creates were never answered").toBe(PARALLEL);
   expect(onService).toHaveLength(FAST + PARALLEL);
@@ -205,12 +215,12 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   const env = { ...process.env, PATH: userPath(), npm_config_loglevel: "error", npm_config_update_notifier: "false" };
   const bin = ["--no-install", "pulumi-storage-user", "pending"];
   const pending = (args: string[], input?: string) =>
-    spawnSync("npx", [...bin, ...args], { cwd: stack.programDir, input, encoding: "utf8", env });
+    spawnSync("npx", [...prefix, ...bin, ...args], { cwd: stack.programDir, input, encoding: "utf8", env });
   const rows = (out: string) => out.split("\n").filter(Boolean);
   const column = (out: string, i: number) => rows(out).map((l) => l.split("\t")[i]);
   const sorted = (names: string[]) => [...names].sort().join(" ");
   const userNames = (resources?: Array<Record<string, any>>) =>
-    (resources ?? []).filter((r) => r.type === TYPE).map((r) => r.inputs.userName as string);
+    (resources ?? []).filter((r) => TYPE.test(r.type)).map((r) => r.outputs.userName as string);
   const pendingOf = async () => sorted(pendingStorageUsers(await stack.exportState()).map((p: any) => p.userName));
 
   // Step 1 of the recovery: the export, piped to the installed bin.
@@ -222,8 +232,10 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   const seen = `service: ${onService.join(" ")}; stack: ${inStack.join(" ")}; lingering: ${i.lingering.join(" | ")}\n${listed.stdout}${listed.stderr}`;
   expect(listed.status, seen).toBe(1);
   expect(rows(listed.stdout), seen).toEqual(pendingStorageUsers(exported).map(formatPendingStorageUser));
-  const row =
-    /^auto-\d-[0-9a-f]+\tdefault connection \(storage:baseUrl\)\turn:pulumi:.*::users::pulumi-nodejs:dynamic\/storage:StorageUser::auto-\d\tunaccounted$/;
+  const [ns, project] = lang === "YAML" ? ["storage-user", "yaml-users"] : ["storage", "users"];
+  const row = new RegExp(
+    String.raw`^auto-\d-[0-9a-f]+\tdefault connection \(${ns}:baseUrl\)\turn:pulumi:.*::${project}::${userType(lang)}::auto-\d\tunaccounted$`,
+  );
   for (const l of rows(listed.stdout)) expect(l).toMatch(row);
   // pending == service − stack, as sets. ⊇: every user the service holds that the stack does not is
   // named. ⊆: at the kill all PARALLEL workers waited on held creates, so each begun create had
@@ -290,4 +302,4 @@ test("SIGKILL of the CLI's process group mid-up of auto-named users: pending nam
   fs.writeFileSync(kept, listed.stdout);
   const done = pending(["--dealt-with", kept, "-", ...history], current);
   expect([done.status, column(done.stdout, 3)]).toEqual([0, pendingNames.split(" ").map(() => "dealt with")]);
-});
+}
