@@ -140,10 +140,6 @@ const errors = {
         : `run ${setSecret(d.key, d.path)}`
     } (or ${d.project ? "" : "remove it and "}set ${d.env} in the environment), and rotate the token if that file, the stack's state or its update history was shared`,
   ],
-  PLUGIN_CANNOT_START: (d: { module: string; dir: string }) => [
-    `the dynamic-provider plugin cannot start: ${d.module} does not resolve from ${d.dir}, the project's main directory, where Pulumi starts it`,
-    "set the project's main (an inline program's projectSettings.main) to a directory whose node_modules hold @pulumi/pulumi and pulumi-storage-user, such as the service's own; nothing was created",
-  ],
   VERSION_MISMATCH: (d: { wanted: string; running: string }) => [
     `the program's SDK asks for the storage-user plugin v${d.wanted}, but the plugin in plugins.providers is v${d.running}`,
     "use the SDK and the package of one release (docs/go.md)",
@@ -213,11 +209,6 @@ const errors = {
     `StorageUser '${d.name}' cannot be imported or read by id: the storage API has no call that returns an existing user's credentials`,
     "let Pulumi create the user, or keep the existing user's credentials in pulumi config --secret",
   ],
-  CONFIG_WRITE_FAILED: (d: { key: string; exit: string; said: string }) => [
-    `\`pulumi config set --secret ${d.key}\` failed (exit ${d.exit}): ${d.said}`,
-    "check the stack's name and the workspace's pulumiCommand, workDir and envVars; the key was not set",
-  ],
-  USAGE: (d: { what: string; usage: string }) => [d.what, d.usage],
   PENDING_INPUT_UNREADABLE: {
     notADeployment: (d: { why: string }) => [
       d.why,
@@ -232,6 +223,15 @@ const errors = {
       "pass the output of `pulumi stack export`",
     ],
   },
+  PLUGIN_CANNOT_START: (d: { module: string; dir: string }) => [
+    `the dynamic-provider plugin cannot start: ${d.module} does not resolve from ${d.dir}, the project's main directory, where Pulumi starts it`,
+    "set the project's main (an inline program's projectSettings.main) to a directory whose node_modules hold @pulumi/pulumi and pulumi-storage-user, such as the service's own; nothing was created",
+  ],
+  CONFIG_WRITE_FAILED: (d: { key: string; exit: string; said: string }) => [
+    `\`pulumi config set --secret ${d.key}\` failed (exit ${d.exit}): ${d.said}`,
+    "check the stack's name and the workspace's pulumiCommand, workDir and envVars; the key was not set",
+  ],
+  USAGE: (d: { what: string; usage: string }) => [d.what, d.usage],
 };
 
 const warnings = {
