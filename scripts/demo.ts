@@ -33,13 +33,12 @@ const show = async (stack: TestStack, title: string, args: string[]) => {
  */
 async function prepare(swift: boolean) {
   const [cli, servers] = await Promise.all([
-    mainJobCli(),
+    mainJobCli().then((found) => (console.log(found.says), found)),
     prepareRealServers(swift, "npm run demo -- --swift"),
     runScript(path.join(repoRoot, "tools", "toolchain", "install.sh"), ["--node", pins.mainNode]),
   ]);
   // Every stack of this process runs that install (scripts/toolchain.ts locateCli).
   process.env.PULUMI_STORAGE_USER_CLI_DIR = cli.dir;
-  console.log(cli.says);
   return servers;
 }
 
