@@ -1,19 +1,22 @@
 /**
- * `npm run demo`: the main job. Starts the bundled storage API on 127.0.0.1 in real mode (a real
- * S3 and FTP server behind it), runs a real `pulumi up` of the root program (Pulumi.yaml:
- * examples/from-config) on a throwaway stack with two users, shows the stack outputs with
- * secrets masked, hands one user's `env` output to an application (scripts/demo-app.ts) that
- * writes and reads a file over S3, FTP and Swift, then destroys the stack and removes it.
+ * `npm run demo [-- --swift]`: the main job. Starts the bundled storage API on 127.0.0.1 in real
+ * mode (a real S3 and FTP server behind it; Swift too with `--swift`), runs a real `pulumi up` of
+ * the root program (Pulumi.yaml: examples/from-config) on a throwaway stack with two users, shows
+ * the stack outputs with secrets masked, hands one user's `env` output to an application
+ * (scripts/demo-app.ts) that writes and reads a file over S3, FTP (and Swift), then destroys the
+ * stack and removes it. It installs nothing outside ~/.cache/pulumi-storage-user but on `--swift`.
  */
 import { randomBytes } from "node:crypto";
 import * as path from "node:path";
+import { parseArgs } from "node:util";
 import { prepareRealServers, runScript } from "../server/binaries";
+import { startApiServer } from "../server/api-server";
 import { startRealApiServer } from "../server/real-backends";
 import { randomSecret } from "../server/tokens";
 import { installConsumer } from "./consumer";
 import { runDemoApp } from "./run-app";
-import { cliVersion, repoRoot, RunOptions, TestStack } from "./stack";
-import { pins } from "./toolchain";
+import { repoRoot, RunOptions, TestStack } from "./stack";
+import { mainJobCli, pins } from "./toolchain";
 
 const echo: RunOptions = { onOutput: () => undefined };
 const show = async (stack: TestStack, title: string, args: string[]) => {
@@ -25,29 +28,35 @@ const show = async (stack: TestStack, title: string, args: string[]) => {
 
 /**
  * What the demo runs, and nothing more (no other Node.js versions, no pnpm or yarn), prepared
- * side by side on a cold machine: the Pulumi CLI and the S3/FTP servers build from the Go module
- * proxy while Swift installs from Debian's packages and Node.js from the npm registry.
+ * side by side on a cold machine: the Pulumi CLI (unless PATH has one) and the S3/FTP servers
+ * build from the Go module proxy while Node.js installs from the npm registry.
  */
-async function prepare(): Promise<void> {
-  await Promise.all([
-    runScript(path.join(repoRoot, "tools", "pulumi-cli", "build.sh")),
-    prepareRealServers(),
+async function prepare(swift: boolean) {
+  const [cli, servers] = await Promise.all([
+    mainJobCli().then((found) => (console.log(found.says), found)),
+    prepareRealServers(swift, "npm run demo -- --swift"),
     runScript(path.join(repoRoot, "tools", "toolchain", "install.sh"), ["--node", pins.mainNode]),
   ]);
+  // Every stack of this process runs that install (scripts/toolchain.ts locateCli).
+  process.env.PULUMI_STORAGE_USER_CLI_DIR = cli.dir;
+  return servers;
 }
 
 async function main() {
   const started = Date.now();
-  await prepare();
+  const { values } = parseArgs({ options: { swift: { type: "boolean", default: false } } });
+  const ready = await prepare(values.swift);
   installConsumer(); // the packed package, installed for the program as an infra repo has it
   console.log(
     `tools ready in ${Math.round((Date.now() - started) / 1000)}s (cached in ~/.cache/pulumi-storage-user after the first run)`,
   );
   const token = randomSecret();
-  const api = await startRealApiServer({ token });
-  const swift = api.backends.swift ? ` and Swift (Keystone ${api.backends.swift.authUrl})` : "";
+  const real = ready.real ? await startRealApiServer({ token }, { swift: ready.swift }) : undefined;
+  const api = real ?? (await startApiServer({ token }));
+  const b = real?.backends;
+  const swift = b?.swift ? ` and Swift (Keystone ${b.swift.authUrl})` : "";
   console.log(
-    `local storage API on ${api.url}, creating users on S3 ${api.backends.s3Endpoint} (versitygw) and FTP ${api.backends.ftpHostName}${swift}; pulumi ${cliVersion()}`,
+    `local storage API on ${api.url}, ${b ? `creating users on S3 ${b.s3Endpoint} (versitygw) and FTP ${b.ftpHostName}${swift}` : "in fake mode: the credentials work nowhere, so the demo app is skipped"}`,
   );
   const stack = await TestStack.create({
     programDir: repoRoot,
@@ -73,7 +82,7 @@ async function main() {
     console.log(
       `\n$ env <credentials.app.env: ${Object.keys(credentials.app.env).join(", ")}> node dist/scripts/demo-app.js`,
     );
-    const app = await runDemoApp(credentials.app.env);
+    const app = b ? await runDemoApp(credentials.app.env) : { code: 0, output: "skipped (fake mode)\n" };
     process.stdout.write(app.output);
     if (app.code !== 0) throw new Error(`the demo app failed (exit ${app.code})`);
     await show(stack, "clean up (the API has no delete call: users are forgotten, with a warning)", [

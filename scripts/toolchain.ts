@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { isRealNodeHost, pulumiOnPath, runScript, standInHostMark, supportedPulumi, which } from "../server/binaries";
 
 export const repoRoot: string = (() => {
   for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
@@ -80,13 +81,6 @@ export function packageManagerBinDir(pm: "pnpm" | "yarn"): string {
   return dir;
 }
 
-function onPath(name: string, searchPath: string): string | undefined {
-  for (const dir of searchPath.split(path.delimiter)) {
-    if (dir && fs.existsSync(path.join(dir, name))) return path.join(dir, name);
-  }
-  return undefined;
-}
-
 function writeAtomically(file: string, write: (tmp: string) => void, mode?: number) {
   const tmp = `${file}.tmp${process.pid}`;
   write(tmp);
@@ -131,12 +125,20 @@ export function locateCli(version?: string): string {
   return dir;
 }
 
-/** Fills `dir` as above from the `pulumi` binary at `cli`; `searchPath` is where a real host is looked for. */
-export function layOutInstall(dir: string, cli: string, searchPath: string): void {
+/**
+ * Fills `dir` as above from the `pulumi` binary at `cli`; `searchPath` is where a real host is looked
+ * for. `symlink`: `pulumi` links to a user's own CLI instead (never copied, whatever its filesystem).
+ */
+export function layOutInstall(dir: string, cli: string, searchPath: string, symlink = false): void {
   fs.mkdirSync(dir, { recursive: true });
   const linked = path.join(dir, "pulumi");
-  if (!fs.existsSync(linked) || fs.statSync(linked).ino !== fs.statSync(cli).ino) {
+  const there = fs.lstatSync(linked, { throwIfNoEntry: false });
+  const same = symlink
+    ? there?.isSymbolicLink() && fs.readlinkSync(linked) === cli
+    : there && !there.isSymbolicLink() && fs.statSync(linked).ino === fs.statSync(cli).ino;
+  if (!same) {
     writeAtomically(linked, (tmp) => {
+      if (symlink) return fs.symlinkSync(cli, tmp);
       try {
         fs.linkSync(cli, tmp);
       } catch {
@@ -151,8 +153,8 @@ export function layOutInstall(dir: string, cli: string, searchPath: string): voi
     0o755,
   );
   const host = path.join(dir, "pulumi-language-nodejs");
-  const realHost = onPath("pulumi-language-nodejs", searchPath);
-  if (realHost && path.dirname(realHost) !== dir) {
+  const realHost = which("pulumi-language-nodejs", searchPath);
+  if (isRealNodeHost(realHost) && path.dirname(realHost) !== dir) {
     fs.rmSync(host, { force: true });
   } else {
     const main = path.join(repoRoot, "dist", "tools", "language-host", "main.js");
@@ -168,7 +170,7 @@ export function layOutInstall(dir: string, cli: string, searchPath: string): voi
 function hostShim(main: string): string {
   return [
     "#!/bin/sh",
-    `# pulumi-storage-user's language host (tools/language-host), for ${repoRoot}`,
+    `${standInHostMark} (tools/language-host), for ${repoRoot}`,
     'if [ -n "${NODE_OPTIONS+set}" ]; then',
     "  PULUMI_STORAGE_USER_HOST_NODE_OPTIONS=$NODE_OPTIONS; export PULUMI_STORAGE_USER_HOST_NODE_OPTIONS; unset NODE_OPTIONS",
     "else",
@@ -193,4 +195,32 @@ export function cliVersion(): string {
 }
 
 /** The real servers of the local API locate themselves (server/binaries.ts); re-exported for the scripts and tests. */
-export { installSwift, realServerBinaries } from "../server/binaries";
+export { realServerBinaries } from "../server/binaries";
+
+/**
+ * The Pulumi install the main job (`npm run demo`) runs, and a line saying which: a supported
+ * `pulumi` on PATH as it is, when Pulumi's Node.js host is beside it, else that `pulumi` (linked)
+ * with the stand-in host; the pinned CLI, built from Go sources, only when PATH has none. Without
+ * either: exit, the build script having said what to install.
+ */
+export async function mainJobCli(): Promise<{ dir: string; says: string }> {
+  const found = pulumiOnPath();
+  const hostSays = (dir: string) => {
+    const host = which("pulumi-language-nodejs", [dir, process.env.PATH].join(path.delimiter));
+    return isRealNodeHost(host) ? `Node.js host ${host}` : "Node.js host: the repo's stand-in (tools/language-host)";
+  };
+  if (found?.supported && found.nodeHost) {
+    const dir = path.dirname(found.cli);
+    return { dir, says: `pulumi ${found.version} from PATH (${found.cli}), ${hostSays(dir)}` };
+  }
+  if (found?.supported) {
+    const checkout = createHash("sha256").update(repoRoot).digest("hex").slice(0, 12);
+    const dir = path.join(cacheDir, "bin", `${checkout}-path`);
+    layOutInstall(dir, found.cli, process.env.PATH ?? "", true);
+    return { dir, says: `pulumi ${found.version} from PATH (${found.cli}), ${hostSays(dir)}` };
+  }
+  const why = found ? `${found.version} at ${found.cli} is not ${supportedPulumi.range}` : "none on PATH";
+  const built = await runScript(path.join(repoRoot, "tools", "pulumi-cli", "build.sh")).catch(() => process.exit(1));
+  const dir = locateCli(pins.cli);
+  return { dir, says: `pulumi ${pins.cli} built from Go sources in ${built.trim()} (${why}), ${hostSays(dir)}` };
+}

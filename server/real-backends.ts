@@ -76,13 +76,13 @@ async function startFtp(bin: string, dir: string, usersFile: string): Promise<{ 
 export interface RealBackendOptions {
   /** Where the one line goes that says Swift is not served here (default: stderr). */
   notice?: (line: string) => void;
-  /** false: S3 and FTP only, the Swift credentials made up, no notice (default: Swift where it is installed). */
+  /** false: S3 and FTP only, the Swift credentials made up, no notice (default: Swift where it is installed; `npm run api` and the demo pass false but on `--swift`). */
   swift?: boolean;
 }
 
 /**
  * Starts the servers (building S3 and FTP on a cold cache: tools/real-servers/build.sh). Swift
- * runs where its packages are installed (tools/real-servers/swift.sh); elsewhere one line says
+ * runs where its packages are installed (tools/real-servers/swift.sh --install); elsewhere one line says
  * that the Swift credentials are made up, and S3 and FTP still run.
  */
 export async function startUserBackends(opts: RealBackendOptions = {}): Promise<UserBackends> {
@@ -106,7 +106,7 @@ export async function startUserBackends(opts: RealBackendOptions = {}): Promise<
   const missing = opts.swift === false ? [] : swiftMissing();
   if (missing.length > 0) {
     (opts.notice ?? ((l: string) => process.stderr.write(`${l}\n`)))(
-      `swift: not served here (${missing.join(", ")} missing: bash tools/real-servers/swift.sh installs them as root): the Swift credentials (swift, OS_*) are made up; S3 and FTP are real`,
+      `swift: not served here (${missing.join(", ")} missing: bash tools/real-servers/swift.sh --install installs them as root): the Swift credentials (swift, OS_*) are made up; S3 and FTP are real`,
     );
   }
   try {

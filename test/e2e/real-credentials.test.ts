@@ -2,7 +2,7 @@
 // rclone) against the local API's real mode (versitygw, the FTP server, Keystone and Swift), with the
 // stack's outputs alone; a wrong secret and another user's data are refused; a rotation's new
 // credentials work and the old still do. One real API and one stack, its state in an S3 bucket of the
-// same versitygw; then `npm run demo`.
+// same versitygw; then `npm run demo -- --swift`.
 import { randomBytes } from "node:crypto";
 import { PassThrough, Readable } from "node:stream";
 import {
@@ -170,7 +170,7 @@ const deploy = async (rotate: string) => {
 };
 
 beforeAll(async () => {
-  // The global setup installs Swift and Keystone (tools/real-servers/swift.sh); without them this file fails.
+  // .ci/run installs Swift and Keystone (tools/real-servers/swift.sh --install); without them this file fails.
   expect(swiftMissing()).toEqual([]);
   work = fs.mkdtempSync(path.join(os.tmpdir(), "psu-real-"));
   api = await startRealApiServer({ token });
@@ -333,10 +333,12 @@ test("the demo app fails when a variable it reads is wrong, so the demo's succes
   expect(sw.output).not.toContain(env.OS_PASSWORD);
 });
 
-test("npm run demo ends with an app given only a user's env writing and reading its file over S3, FTP and Swift, credentials masked", async () => {
-  // What `npm run demo` runs after its build; the demo starts its own API and servers.
+test("npm run demo -- --swift ends with an app given only a user's env writing and reading its file over S3, FTP and Swift, credentials masked", async () => {
+  // What `npm run demo -- --swift` runs after its build (Swift is installed: beforeAll); the demo starts its own API and servers.
   const stdout = ok(
-    await run(path.join(nodeBinDir(), "node"), [path.join(repoRoot, "dist", "scripts", "demo.js")], { cwd: repoRoot }),
+    await run(path.join(nodeBinDir(), "node"), [path.join(repoRoot, "dist", "scripts", "demo.js"), "--swift"], {
+      cwd: repoRoot,
+    }),
   ).output;
   expect(stdout).toMatch(/creating users on S3 http:\/\/127\.0\.0\.1:\d+ \(versitygw\) and FTP 127\.0\.0\.1:\d+/);
   expect(stdout).toMatch(/S3 {2}http:\/\/127\.0\.0\.1:\d+ as \*{8} \(20 chars\), secret \*{8} \(40 chars\)/);

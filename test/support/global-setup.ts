@@ -1,20 +1,12 @@
 // Makes sure the tools exist before any end-to-end test runs (on a cold machine: the CLIs, the real
-// S3, FTP, Swift and Keystone servers, the YAML host, the pinned Node.js versions), installs the packed
+// S3 and FTP servers, the YAML host, the pinned Node.js versions; Swift is .ci/run's, by name), installs the packed
 // package for the programs once, so every file of the run uses the same install whatever changes
 // meanwhile, and gives each CLI project (vitest.config.mts) the CLI it tests.
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 import type { TestProject } from "vitest/node";
 import { installConsumer } from "../../scripts/consumer";
-import {
-  installSwift,
-  installToolchain,
-  locateCli,
-  nodeBinDir,
-  pins,
-  realServerBinaries,
-  repoRoot,
-} from "../../scripts/toolchain";
+import { installToolchain, locateCli, nodeBinDir, pins, realServerBinaries, repoRoot } from "../../scripts/toolchain";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -35,7 +27,6 @@ export default function setup(project: TestProject) {
   if (!memo[done]) {
     installToolchain();
     realServerBinaries();
-    installSwift(); // a no-op when installed
     execFileSync("bash", [path.join(repoRoot, "tools", "yaml-host", "build.sh")], {
       stdio: ["ignore", "ignore", "inherit"],
     });

@@ -35,6 +35,10 @@ if has_version "$cache/pulumi"; then
   echo "$cache"; exit 0
 fi
 
+if ! command -v go >/dev/null; then
+  echo "no pulumi $PULUMI_VERSION on PATH or in $cache, and no Go to build it: install Pulumi $PULUMI_VERSION or a later v3 (https://www.pulumi.com/docs/iac/download-install/), or Go (https://go.dev/dl/)" >&2
+  exit 3
+fi
 echo "building pulumi $PULUMI_VERSION into $cache (cold build takes several minutes)" >&2
 mkdir -p "$cache"
 start=$(date +%s)

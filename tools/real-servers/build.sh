@@ -12,8 +12,16 @@ VERSITYGW_VERSION=v1.8.0
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-storage-user}
 
+# Without Go, what is not built yet cannot be: one line and exit 3 (the local API then runs in fake mode).
+need_go() {
+  command -v go >/dev/null && return
+  echo "real-servers: no Go on PATH to build $1 (the local API's real S3 and FTP): install Go (https://go.dev/dl/) for them; until then the credentials are made up" >&2
+  exit 3
+}
+
 s3dir=$root/versitygw-$VERSITYGW_VERSION
 if [ ! -x "$s3dir/versitygw" ]; then
+  need_go "versitygw $VERSITYGW_VERSION"
   echo "building versitygw $VERSITYGW_VERSION into $s3dir (cold build takes a few minutes)" >&2
   start=$(date +%s)
   mkdir -p "$s3dir"
@@ -28,6 +36,7 @@ src=$here/../ftp-server
 key=$(cat "$src/go.mod" "$src/go.sum" "$src/main.go" | sha256sum | cut -c1-12)
 ftpdir=$root/ftp-server-$key
 if [ ! -x "$ftpdir/psu-ftp-server" ]; then
+  need_go tools/ftp-server
   echo "building tools/ftp-server into $ftpdir" >&2
   start=$(date +%s)
   mkdir -p "$ftpdir"

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Installs the Swift and Keystone servers, and the Swift clients the tests run, from Debian's
-# packages (docs/real-servers.md "Swift"). Idempotent: when every command is there it only checks.
-# Without apt-get or root it installs nothing and says so in one line: the local API then makes
-# the Swift credentials up, and S3 and FTP still run (server/swift-backend.ts says the same).
+# Swift and Keystone for the local API's real Swift, and the Swift clients the tests run, from
+# Debian's packages (docs/real-servers.md "Swift"). They are system packages, outside the project's
+# cache, so nothing installs them unless asked by name:
+#   swift.sh            checks: exits 0 when every command is there, else says what is missing, exits 1
+#   swift.sh --install  the opt-in (`npm run api -- --swift`, `npm run demo -- --swift`, .ci/run):
+#                       says what it installs and why, then apt-get update and install, as root
+# Every failure is one line on stderr and exit 1; the local API then makes the Swift credentials up.
 set -euo pipefail
 packages=(swift-proxy swift-account swift-container swift-object python3-swiftclient rclone
   python3-keystone python3-keystonemiddleware uwsgi-core uwsgi-plugin-python3)
@@ -12,13 +15,18 @@ missing=()
 for c in "${commands[@]}"; do command -v "$c" >/dev/null || missing+=("$c"); done
 [ -f /usr/lib/uwsgi/plugins/python3_plugin.so ] || missing+=(uwsgi-plugin-python3)
 [ ${#missing[@]} -eq 0 ] && exit 0
-if ! command -v apt-get >/dev/null || [ "$(id -u)" != 0 ]; then
-  echo "swift: not installed (${missing[*]} missing; needs apt-get as root): the local API's Swift credentials are made up, S3 and FTP are real" >&2
-  exit 0
-fi
-echo "installing Swift and Keystone from Debian's packages (cold: about 1 to 2 minutes)" >&2
+fail() { echo "swift: not installed ($1): the local API's Swift credentials stay made up; S3 and FTP are real" >&2; exit 1; }
+[ "${1:-}" = --install ] || fail "${missing[*]} missing; bash tools/real-servers/swift.sh --install installs them"
+command -v apt-get >/dev/null || fail "no apt-get: Swift's packages are Debian's"
+[ "$(id -u)" = 0 ] || fail "apt-get needs root: sudo bash tools/real-servers/swift.sh --install"
+echo "swift: installing system-wide with apt-get (outside ~/.cache/pulumi-storage-user), for the local API to create each user on a real Keystone and Swift: apt-get update, then apt-get install ${packages[*]} (cold: about 1 to 2 minutes)" >&2
 start=$(date +%s)
-# The package lists of a new machine are empty or old: update them once, then install.
-DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
-echo "installed Swift and Keystone in $(( $(date +%s) - start ))s" >&2
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+# The package lists of a new machine are empty or old: update them once, then install. apt's own
+# words on failure (a held dpkg lock, no network) make the one line.
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >"$log" 2>&1 || fail "apt-get update: $(grep -m1 '^E:' "$log" || tail -n1 "$log")"
+apt-get install -y -qq --no-install-recommends "${packages[@]}" >"$log" 2>&1 ||
+  fail "apt-get install: $(grep -m1 '^E:' "$log" || tail -n1 "$log")"
+echo "swift: installed Swift and Keystone in $(( $(date +%s) - start ))s" >&2
