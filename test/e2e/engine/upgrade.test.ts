@@ -1,14 +1,17 @@
 // Upgrading replaces no user and calls no API, through the real CLI on one stack: a user written
 // with an older, larger serialized provider; state written by releases 0.2.0 (commit 6c853a1, a user
 // replaced once, so its ledger has a forgotten entry) and 0.4.0 (76ca546), whose serialized provider
-// still runs and whose next preview and up change nothing; state written by 0.1.0, rewritten by one update.
-// The fixtures (test/programs/upgrade/state-*.json) are imported with their secrets encrypted anew.
+// still runs and whose next preview and up change nothing; state written by 0.1.0, rewritten by one update; a YAML
+// program's, by 0.5.0's plugin. Fixtures (test/programs/upgrade/state-*.json) are imported, secrets encrypted anew.
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, onTestFinished, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
 import { TestStack } from "../../../scripts/stack";
+import { installConsumer } from "../../../scripts/consumer";
+import { userPath } from "../../../scripts/toolchain";
 import { ok, onNewestCli } from "../../support/cli-project";
 
 const token = "upgrade-token-5d1c";
@@ -28,15 +31,15 @@ afterAll(async () => {
 });
 
 /** Imports a fixture (__STACK__ and __BASEURL__ filled in) and returns it as written, secrets in plain text. */
-async function importFixture(version: string): Promise<{ deployment: { resources: Array<Record<string, any>> } }> {
+async function importFixture(version: string, into = stack): Promise<{ deployment: { resources: any[] } }> {
   const text = fs.readFileSync(`test/programs/upgrade/state-${version}.json`, "utf8");
-  const state = JSON.parse(text.split("__STACK__").join(stack.stackName).split("__BASEURL__").join(api.url));
-  const config = fs.readFileSync(path.join(stack.programDir, `Pulumi.${stack.stackName}.yaml`), "utf8");
+  const state = JSON.parse(text.split("__STACK__").join(into.stackName).split("__BASEURL__").join(api.url));
+  const config = fs.readFileSync(path.join(into.programDir, `Pulumi.${into.stackName}.yaml`), "utf8");
   const salt = /^encryptionsalt: (\S+)$/m.exec(config)![1];
   state.deployment.secrets_providers = { type: "passphrase", state: { salt } };
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "psu-upgrade-")), "state.json");
   fs.writeFileSync(file, JSON.stringify(state));
-  await stack.must(["stack", "import", "--file", file]);
+  await into.must(["stack", "import", "--file", file]);
   fs.rmSync(path.dirname(file), { recursive: true });
   return state;
 }
@@ -163,3 +166,42 @@ test.skipIf(onNewestCli)(
     expect(api.requests.length).toBe(requests);
   },
 );
+
+test("0.5.0's YAML state (its plugin's): refresh keeps it; preview and up change nothing; an update writes each output once, the same values; no API call", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "psu-upgrade-yaml-"));
+  fs.cpSync("test/programs/upgrade-yaml", dir, { recursive: true });
+  fs.symlinkSync(path.join(installConsumer(), "node_modules"), path.join(dir, "node_modules"));
+  const host = execFileSync("bash", ["tools/yaml-host/build.sh"], { encoding: "utf8" }).trim();
+  const [config, secrets] = [{ "storage-user:baseUrl": api.url }, { "storage-user:accessToken": token }];
+  const yaml = await TestStack.create({ programDir: dir, config, secrets, env: { PATH: userPath(undefined, [host]) } });
+  onTestFinished(() => yaml.dispose().then(() => fs.rmSync(dir, { recursive: true })));
+  const resources = (await importFixture("0.5.0-yaml", yaml)).deployment.resources;
+  const users = (rs: Array<Record<string, any>>) =>
+    rs.filter((r) => r.type.endsWith(":StorageUser")).sort((a, b) => (a.urn < b.urn ? -1 : 1));
+  const stored = async () => users((await yaml.exportState(true)).deployment.resources!);
+  const requests = api.requests.length;
+  ok(await yaml.refresh());
+  expect(await stored()).toEqual(
+    users(resources).map(({ inputs, outputs }) => expect.objectContaining({ inputs, outputs })),
+  );
+  for (const r of [await yaml.preview(["--diff"]), await yaml.up()]) {
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toMatch(/Resources:\n\s+3 unchanged\n/); // the stack, the two users
+  }
+  // An update the plugin makes with no API call: the same service recorded under a new address.
+  const renamed = api.url.replace("127.0.0.1", "localhost");
+  await yaml.setConfig({ "storage-user:baseUrl": renamed });
+  expect(ok(await yaml.up([], { env: { STORAGE_SERVICE_NEW_ADDRESS: renamed } })).output).toMatch(/2 updated/);
+  const shown = (o: Record<string, any>) => [
+    // each value, and which are secret
+    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v?.plaintext ? JSON.parse(v.plaintext) : v])),
+    Object.keys(o).filter((k) => o[k]?.plaintext),
+  ];
+  const upgraded = users(resources).map(({ inputs: { __urn: _, ...inputs }, outputs }) => {
+    const { account: _a, secrets: _s, __urn: _u, ...kept } = outputs;
+    return { inputs, outputs: shown({ ...kept, baseUrl: `${renamed}/` }) };
+  });
+  expect((await stored()).map((u) => ({ inputs: u.inputs, outputs: shown(u.outputs) }))).toEqual(upgraded);
+  expect(await yaml.outputs(true)).toEqual(shown(resources.find((r) => r.type === "pulumi:pulumi:Stack")!.outputs)[0]);
+  expect(api.requests.length).toBe(requests);
+});
