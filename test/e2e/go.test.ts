@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { expect, test } from "vitest";
 import { builtCli, nodeBinDir, pins, repoRoot, packageVersion } from "../../scripts/toolchain";
 import { tenantsHarness } from "../support/tenants";
-import { ok } from "../support/cli-project";
+import { failed, ok } from "../support/cli-project";
 
 const h = tenantsHarness("go");
 
@@ -28,46 +28,51 @@ test("onboard, again, rotate, offboard: one user per tenant, envs handed over, 0
   expect(JSON.parse(stored.slice(stored.indexOf("{")))).toEqual({ userId: h.api.users[3].Id, env: "[secret]" });
 });
 
-test("a service that sets the token without --secret, or is built on another release's SDK, is refused before the engine records anything; no token in the backend", async () => {
-  // Copies of the example, as a user would change it: the token set plain; the SDK of a release 9.9.9.
+test("a service on another release's SDK, newer or older, is refused; one that sets the token without --secret in the default workspace too, and offboards after; no API call, the token in no file but the update history", async () => {
+  // Copies of the example, as a user would change them: built on the SDK of a release 9.9.9, then 0.0.1; then setting
+  // the token plain in Go's default inline project (a temp workspace; main: the service's cwd), the plugin on PATH.
   const variant = path.join(h.work, "examples", "go-variant");
   const sdk = path.join(h.work, "sdk", "go-variant");
   fs.cpSync(path.join(repoRoot, "examples", "go"), variant, { recursive: true });
   fs.cpSync(path.join(repoRoot, "sdk", "go"), sdk, { recursive: true });
-  h.edit(path.join(variant, "main.go"), '"set", "--secret", "--stack"', '"set", "--plaintext", "--stack"');
-  ok(await h.sh("cd examples/go-variant && go build -o tenants-plain ."));
-  h.edit(path.join(sdk, "storageuser", "internal", "pulumiUtilities.go"), `"${packageVersion}"`, '"9.9.9"');
   h.edit(path.join(variant, "go.mod"), "=> ../../sdk/go", "=> ../../sdk/go-variant");
-  ok(await h.sh("cd examples/go-variant && go build -o tenants-other ."));
-  // Each CLI tested (the plugin's CheckConfig is the engine's call), on a backend of its own.
-  const run = (binary: string, tenant: string, cli: string) =>
+  const build = async (from: string, to: string, binary: string) => {
+    h.edit(path.join(sdk, "storageuser", "internal", "pulumiUtilities.go"), `"${from}"`, `"${to}"`);
+    ok(await h.sh(`cd examples/go-variant && go build -o ${binary} .`));
+  };
+  await build(packageVersion, "9.9.9", "tenants-9.9.9");
+  await build("9.9.9", "0.0.1", "tenants-0.0.1");
+  h.edit(path.join(variant, "main.go"), '"set", "--secret", "--stack"', '"set", "--plaintext", "--stack"');
+  h.edit(path.join(variant, "main.go"), "proj := workspace.Project{", "_ = workspace.Project{");
+  h.edit(path.join(variant, "main.go"), ", auto.Project(proj), auto.WorkDir(s.workDir))", ")");
+  await build("0.0.1", packageVersion, "tenants-plain");
+  // Each CLI tested (the plugin's CheckConfig and Configure are the engine's calls), on a backend of its own.
+  const run = (command: string, cli: string) =>
     h.sh(
-      `export STORAGE_USER_PLUGIN_DIR="$PWD/examples/go/plugins/node_modules/pulumi-storage-user/bin" PULUMI_BACKEND_URL="file://$PWD/variant-state/${cli}" TENANTS_WORK_DIR="$PWD/variant-workspace/${cli}"\nmkdir -p variant-state/${cli} && examples/go-variant/${binary} onboard ${tenant}`,
-      { ...h.withToken, PATH: [builtCli(cli), nodeBinDir(), process.env.PATH].join(path.delimiter) },
+      `export STORAGE_USER_PLUGIN_DIR="$PWD/examples/go/plugins/node_modules/pulumi-storage-user/bin" PULUMI_BACKEND_URL="file://$PWD/variant-state/${cli}" TENANTS_WORK_DIR="$PWD/variant-workspace/${cli}"\nmkdir -p variant-state/${cli} && PATH="$STORAGE_USER_PLUGIN_DIR:$PATH" examples/go-variant/tenants-${command}`,
+      { ...h.withToken, TMPDIR: h.work, PATH: [builtCli(cli), nodeBinDir(), process.env.PATH].join(path.delimiter) },
     );
   const requests = h.api.requests.length;
   let said = "";
   for (const cli of [pins.cli, pins.cliNewest]) {
-    const plain = await run("tenants-plain", "plain", cli);
-    expect(plain.code).not.toBe(0);
+    const plain = failed(await run("plain onboard plain", cli));
     expect(plain.output).toContain(
-      "[CONFIG_NOT_SECRET] storage-user:accessToken is set in plain text in the stack configuration (Pulumi.tenant-plain.yaml)",
+      "[CONFIG_NOT_SECRET] storage-user:accessToken is set in plain text in the stack configuration (not marked secret)",
     );
-    const other = await run("tenants-other", "other", cli);
-    expect(other.code).not.toBe(0);
-    expect(other.output).toContain(
-      `[VERSION_MISMATCH] the program's SDK asks for the storage-user plugin v9.9.9, but the plugin in plugins.providers is v${packageVersion}`,
-    );
-    said += plain.output + other.output;
+    said += plain.output + ok(await run("plain offboard plain", cli)).output;
+    for (const [version, tenant] of Object.entries({ "9.9.9": "newer", "0.0.1": "older" })) {
+      const other = failed(await run(`${version} onboard ${tenant}`, cli));
+      expect(other.output).toContain(
+        `[VERSION_MISMATCH] the program's SDK asks for the storage-user plugin v${version}, but the plugin in plugins.providers is v${packageVersion}`,
+      );
+      said += other.output;
+    }
   }
   expect(h.api.requests.length).toBe(requests);
   const stacks = [pins.cli, pins.cliNewest].flatMap((cli) =>
-    ["plain", "other"].map((t) => `^${cli}/.*/tenant-${t}\\.json$`),
+    ["plain", "newer", "older"].map((t) => new RegExp(`^${cli}/.*/tenant-${t}\\.json$`)),
   );
-  h.expectNoTokenInVariantState(
-    stacks.map((s) => new RegExp(s)),
-    said,
-  );
+  h.expectNoTokenInVariantState(stacks, said);
 });
 
 test("examples/go-project: vetted, built, installed and its stack configured as its README says, the token encrypted", async () => {
