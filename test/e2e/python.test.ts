@@ -102,13 +102,15 @@ test("every output is secret in the Python program and in the stack outputs exac
   expect(hits([["the script's output", r.output]], withEncodings(secretsOf(h.api.users.at(-1)!)))).toEqual([]);
 });
 
-test("bad input, a token set without --secret, and another release's SDK are refused with the TypeScript messages, before any request; no token in the backend", async () => {
-  // Copies of the service, as a user would change it; then the SDK of a release 9.9.9 installed in its place.
+test("bad input, a token set without --secret (in the default workspace), and another release's SDK are refused with the TypeScript messages, before any request; offboarding after passes; the token in no file but the update history", async () => {
+  // Copies of the service, as a user would change it (plain.py: the token plain, in the default workspace, a temp
+  // directory with main: the service's cwd, the plugin on PATH); then the SDK of a release 9.9.9 installed in its place.
   const variant = path.join(h.work, "variant");
   fs.mkdirSync(variant);
   const edited = (name: string, from: string, to: string) =>
     h.edit(path.join(h.example(), "tenants.py"), from, to, path.join(variant, name));
   edited("plain.py", '"set", "--secret", "--stack"', '"set", "--plaintext", "--stack"');
+  h.edit(path.join(variant, "plain.py"), "opts=auto.LocalWorkspaceOptions(work_dir=str(self.work_dir)),", "");
   edited("bad.py", 'user_name=f"{tenant}-{suffix}"', 'user_name=f" {tenant}-{suffix}"');
   const sdk = path.join(h.work, "sdk", "python-9.9.9");
   fs.cpSync(path.join(h.work, "sdk", "python"), sdk, { recursive: true });
@@ -116,17 +118,19 @@ test("bad input, a token set without --secret, and another release's SDK are ref
   const service = (command: string) =>
     h.sh(
       `${setup}export PULUMI_BACKEND_URL="file://$PWD/variant-state" TENANTS_WORK_DIR="$PWD/variant-workspace"\nmkdir -p variant-state && cd examples/python && . .venv/bin/activate && ${command}`,
-      withToken,
+      { ...withToken, TMPDIR: h.work },
     );
+  const onPath = 'PATH="$STORAGE_USER_PLUGIN_DIR:$PATH" python ../../variant/plain.py';
   const requests = h.api.requests.length;
   const bad = failed(await service("python ../../variant/bad.py preview bad"));
   expect(bad.output).toContain(
     `storage-user:index:StorageUser resource 'storage': property userName value { bad-storage} has a problem: must not start or end with whitespace: use "bad-storage"`,
   );
-  const plain = failed(await service("python ../../variant/plain.py onboard plain"));
+  const plain = failed(await service(`${onPath} onboard plain`));
   expect(plain.output).toContain(
-    "[CONFIG_NOT_SECRET] storage-user:accessToken is set in plain text in the stack configuration (Pulumi.tenant-plain.yaml)",
+    "[CONFIG_NOT_SECRET] storage-user:accessToken is set in plain text in the stack configuration (not marked secret)",
   );
+  const offboard = ok(await service(`${onPath} offboard plain`));
   ok(await service(`pip install --quiet --no-deps ${sdk}`));
   const other = failed(await service("tenants onboard other"));
   expect(other.output).toContain(
@@ -135,7 +139,7 @@ test("bad input, a token set without --secret, and another release's SDK are ref
   expect(h.api.requests.length).toBe(requests);
   h.expectNoTokenInVariantState(
     [/\/tenant-plain\.json$/, /\/tenant-other\.json$/],
-    bad.output + plain.output + other.output,
+    bad.output + plain.output + offboard.output + other.output,
   );
 });
 
