@@ -167,7 +167,7 @@ test.skipIf(onNewestCli)(
   },
 );
 
-test("0.5.0's YAML state (its plugin's): refresh keeps it; preview and up change nothing; an update writes each output once, the same values; no API call", async () => {
+test("0.5.0's YAML state (its plugin's): refresh keeps it; preview and up change nothing; an update stores TypeScript's state (account, secrets), no output; the same values; no API call", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "psu-upgrade-yaml-"));
   fs.cpSync("test/programs/upgrade-yaml", dir, { recursive: true });
   fs.symlinkSync(path.join(installConsumer(), "node_modules"), path.join(dir, "node_modules"));
@@ -197,10 +197,15 @@ test("0.5.0's YAML state (its plugin's): refresh keeps it; preview and up change
     Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v?.plaintext ? JSON.parse(v.plaintext) : v])),
     Object.keys(o).filter((k) => o[k]?.plaintext),
   ];
-  const upgraded = users(resources).map(({ inputs: { __urn: _, ...inputs }, outputs }) => {
-    const { account: _a, secrets: _s, __urn: _u, ...kept } = outputs;
-    return { inputs, outputs: shown({ ...kept, baseUrl: `${renamed}/` }) };
-  });
+  const upgraded = users(resources).map(({ inputs: { __urn: _, ...inputs }, outputs: o }) => ({
+    inputs,
+    outputs: shown({
+      ...inputs,
+      userName: o.userName,
+      account: o.account.replace(api.url, renamed),
+      secrets: o.secrets,
+    }),
+  }));
   expect((await stored()).map((u) => ({ inputs: u.inputs, outputs: shown(u.outputs) }))).toEqual(upgraded);
   expect(await yaml.outputs(true)).toEqual(shown(resources.find((r) => r.type === "pulumi:pulumi:Stack")!.outputs)[0]);
   expect(api.requests.length).toBe(requests);
