@@ -1,5 +1,4 @@
-// The StorageUser arguments and their rules, checked by the program (plain values) and by the plugin's check,
-// and the generated name.
+// The StorageUser arguments, their rules (checked by the program and by the plugin's check) and the generated name.
 import { randomBytes } from "node:crypto";
 import { defaults } from "./defaults";
 import { CONNECTION_NAME } from "./config";

@@ -123,8 +123,7 @@ export function parseJson<T>(value: unknown): T | undefined {
   }
 }
 
-export const isV01 = (olds: Tree) =>
-  olds.account === undefined && typeof olds.credentials === "object" && olds.credentials !== null;
+export const isV01 = (olds: Tree) => olds.account === undefined && isObject(olds.credentials);
 
 // Outputs as 0.1.x stored them (flat, a secret `credentials`) in today's shape: the same values, only where they sit.
 export function upgrade<T extends Tree>(olds: T): T {

@@ -93,10 +93,8 @@ const HEADERS = { "content-type": "application/json", accept: "application/json"
 const NOT_SENT = new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
 const TLS = /CERT|SELF_SIGNED|TLS|SSL|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/;
 const shown = (url: URL) => `${url.origin}${url.pathname}`;
-const codeOf = (err: unknown) =>
-  [(err as { code?: unknown })?.code, (err as { cause?: { code?: unknown } })?.cause?.code].find(
-    (c) => typeof c === "string",
-  ) ?? "";
+type Coded = { code?: unknown; cause?: { code?: unknown } } | undefined;
+const codeOf = (e: unknown) => [(e as Coded)?.code, (e as Coded)?.cause?.code].find((c) => typeof c === "string") ?? "";
 
 function describe(err: unknown): string {
   const e = err as { name?: string; message?: string; cause?: { message?: string } } | undefined;

@@ -178,7 +178,10 @@ const storageUserProvider: provider.Provider = {
 /** Starts the plugin: bin/pulumi-resource-storage-user, or yaml/'s `main` through a language host. */
 export function serve(): Promise<void> {
   wrapServer();
-  return provider.main(storageUserProvider, process.argv.slice(2));
+  const serving = provider.main(storageUserProvider, process.argv.slice(2));
+  // main installs source-map-support, whose mapping of the stacks the SDK takes per RPC and resource costs CPU for naught.
+  delete (Error as { prepareStackTrace?: unknown }).prepareStackTrace;
+  return serving;
 }
 if (require.main === module) serve().catch((err: Error) => (console.error(err.message), process.exit(1)));
 export { typeToken };
