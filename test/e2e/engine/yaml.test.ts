@@ -139,6 +139,11 @@ test("up creates one user; every output secret exactly where the schema says; no
   expect(shown.credentials.s3.secretKey).toBe(u.S3Connection.SecretKey);
   expect(shown.env.AWS_SECRET_ACCESS_KEY).toBe(u.S3Connection.SecretKey);
   expect(shown.ftpUrl).toContain(`@${u.FtpConnection.HostName}/`);
+  // Stored: TypeScript's state, each value once; every output above derived at each run (the plugin's Construct).
+  const user = JSON.parse((await pulumi("stack export")).output).deployment.resources.find(
+    (x: { id?: string }) => x.id === String(u.Id),
+  );
+  expect(Object.keys(user.outputs).sort()).toStrictEqual(["account", "persistPassword", "secrets", "userName"]);
   const stackConfig = fs.readFileSync(path.join(programDir, "Pulumi.dev.yaml"), "utf8");
   expect(stackConfig).toContain("storage-user:accessToken:\n    secure:");
   const needles = withEncodings([["the API token", token], ...secretsOf(u)]);
