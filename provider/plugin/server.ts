@@ -179,8 +179,9 @@ const storageUserProvider: provider.Provider = {
 export function serve(): Promise<void> {
   wrapServer();
   const serving = provider.main(storageUserProvider, process.argv.slice(2));
-  // main installs source-map-support, whose mapping of the stacks the SDK takes per RPC and resource costs CPU for naught.
+  // The SDK takes a stack per RPC, formatted by source-map-support, which main installs: CPU for naught here.
   delete (Error as { prepareStackTrace?: unknown }).prepareStackTrace;
+  Error.stackTraceLimit = 0;
   return serving;
 }
 if (require.main === module) serve().catch((err: Error) => (console.error(err.message), process.exit(1)));
