@@ -43,6 +43,8 @@ test.skipIf(!process.env.PULUMI_STORAGE_USER_LOAD).each(cases)(
         answered429: answered(429),
         attemptsPerUser: [at(0.5), at(0.95), at(1)],
         peak,
+        // When the first create reached the API and when the last did, in seconds from the start of `up`.
+        creates: [samples.findIndex((n) => n > 0) / 4, samples.indexOf(api.requests.length) / 4],
       };
       console.log(`load figures (${lang}, ${label}): ${JSON.stringify(figures)}`);
       expect(api.users.map((u) => u.Name).sort()).toEqual(Array.from({ length: USERS }, (_, i) => `load-${i}`).sort());
