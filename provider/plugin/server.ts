@@ -10,6 +10,7 @@ import { CustomResource, ProviderResource } from "@pulumi/pulumi/resource";
 import { checkConfig, settingKeys, Settings } from "../config";
 import { lifecycle } from "../core/lifecycle";
 import { StorageUserError } from "../messages";
+import { SUFFIX } from "../arguments";
 import { nameFromUrn } from "../identity";
 import { isObject, outputNames, SECRET_SIG } from "../model";
 import { derive, Stored } from "../derive";
@@ -29,7 +30,7 @@ const elsewhere = new Set<string>();
 const fromEngine = (props: unknown): Props =>
   Object.fromEntries(Object.entries((props ?? {}) as Props).map(([k, v]) => [k, isSecretValue(v) ? v.value : v]));
 /** What the engine stores of a user: TypeScript's state, `secrets` wrapped; no `__urn` (the engine knows it), no output. */
-function toEngine({ __urn: _urn, ...outs }: Props): Props {
+function toEngine({ __urn: _urn, [SUFFIX]: _suffix, ...outs }: Props): Props {
   for (const name of outputNames) delete outs[name];
   return outs.secrets === undefined ? outs : { ...outs, secrets: secret(outs.secrets) };
 }

@@ -201,6 +201,7 @@ test("0.5.0's YAML state (its plugin's): refresh keeps it; preview and up change
     inputs,
     outputs: shown({
       ...inputs,
+      __nameSuffix: undefined, // an input only: the name it made is the userName
       userName: o.userName,
       account: o.account.replace(api.url, renamed),
       secrets: o.secrets,
