@@ -230,12 +230,8 @@ export function parseAnswer({ text, truncated }: { text: string; truncated: bool
   const salvaged = () => asInt(/"Id"\s*:\s*"?(\d{1,15})"?\s*[,}\s]/.exec(text)?.[1]);
   const unusable = (problem: string): CreateResult => ({ kind: "unusable", userId: salvaged(), problems: [problem] });
   if (truncated) return unusable(`the body is larger than ${defaults.maxResponseBytes} bytes`);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return unusable("the body is not valid JSON");
-  }
+  const body = parseJson<unknown>(text);
+  if (body === undefined) return unusable("the body is not valid JSON");
   if (!isObject(body)) return { kind: "unusable", problems: ["the body is not a JSON object"] };
   const problems: string[] = [];
   const nonEmpty = (o: unknown, field: string, path: string): string => {
@@ -249,12 +245,8 @@ export function parseAnswer({ text, truncated }: { text: string; truncated: bool
     const [member] = api;
     if (conn && !isObject(body[member]) && !problems.some((p) => p.startsWith(`${member} `)))
       problems.push(`${member} ${body[member] === undefined ? "is missing" : "is not an object"}`);
-    const target = conn ? ((user[conn] ??= {}) as Obj) : user;
-    target[name] = !conn
-      ? nonEmpty(body, member, member)
-      : isObject(body[member])
-        ? nonEmpty(body[member], api[1], api.join("."))
-        : "";
+    const [target, within, field] = conn ? [(user[conn] ??= {}) as Obj, body[member], api[1]] : [user, body, member];
+    target[name] = isObject(within) ? nonEmpty(within, field, api.join(".")) : "";
   }
   const userId = asInt(body.Id);
   if (userId === undefined) problems.push(body.Id === undefined ? "Id is missing" : "Id is not an integer");
@@ -265,13 +257,8 @@ export function parseAnswer({ text, truncated }: { text: string; truncated: bool
     const progress = isObject(t) ? t.ProgressPercent : undefined;
     if (id === undefined) problems.push(`${at}.Id is missing or not an integer`);
     if (typeof progress !== "number") problems.push(`${at}.ProgressPercent is missing or not a number`);
-    return {
-      id: id ?? 0,
-      progressPercent: typeof progress === "number" ? progress : 0,
-      type: nonEmpty(t, "Type", `${at}.Type`),
-      state: nonEmpty(t, "State", `${at}.State`),
-      startDate: nonEmpty(t, "StartDate", `${at}.StartDate`),
-    };
+    const [type, state, startDate] = ["Type", "State", "StartDate"].map((f) => nonEmpty(t, f, `${at}.${f}`));
+    return { id: id ?? 0, progressPercent: typeof progress === "number" ? progress : 0, type, state, startDate };
   });
   if (problems.length > 0) return { kind: "unusable", userId, problems };
   return { kind: "created", user: { ...user, userId: userId!, tasks } as CreatedUser };

@@ -1,7 +1,6 @@
-// The package's plugin for YAML, Go and Python programs, started from the package (bin/), so the program needs no
-// node_modules (pulumi/pulumi#5455). `storage-user:index:StorageUser` is a remote component: Construct registers the
-// user as a custom resource of the same type and name, whose state keeps what TypeScript's does, and derives the
-// outputs from it each run, so they are never stored (docs/decisions.md "The plugin's state").
+// The plugin for YAML, Go and Python programs, run from the package (bin/): the program needs no node_modules
+// (pulumi/pulumi#5455). StorageUser is a remote component: Construct registers a custom resource of its type and name
+// that keeps TypeScript's state, and derives the outputs each run (docs/decisions.md "The plugin's state").
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { createRequire } from "node:module";
@@ -126,6 +125,16 @@ function wrapServer(): void {
     }
     return addService.call(this, service, impl);
   };
+  // Each Construct asks the engine the same 11 feature questions (the SDK's configureRuntime): asked once here.
+  type Monitor = { prototype: { supportsFeature: (this: unknown, req: { getId(): string }, cb: Callback) => void } };
+  const { prototype } = (sdkRequire("../proto/resource_grpc_pb") as { ResourceMonitorClient: Monitor })
+    .ResourceMonitorClient;
+  const [ask, answers] = [prototype.supportsFeature, new Map<string, Promise<unknown[]>>()];
+  prototype.supportsFeature = function (req, callback) {
+    const answer = answers.get(req.getId()) ?? new Promise<unknown[]>((done) => ask.call(this, req, (...a) => done(a)));
+    answers.set(req.getId(), answer);
+    void answer.then(([e, r]) => (e && answers.delete(req.getId()), callback(e, r)));
+  };
 }
 
 const withUrn = (urn: string, props: Props): Props => ({ ...props, __urn: urn });
@@ -180,8 +189,8 @@ const storageUserProvider: provider.Provider = {
 export function serve(): Promise<void> {
   wrapServer();
   const serving = provider.main(storageUserProvider, process.argv.slice(2));
-  // The SDK takes a stack per RPC, formatted by source-map-support, which main installs: CPU for naught here.
-  delete (Error as { prepareStackTrace?: unknown }).prepareStackTrace;
+  // The SDK takes a stack per RPC and per user (which the engine stores): the plugin's own frames, so none is taken.
+  Error.prepareStackTrace = (e: Error) => (e.message ? `${e.name}: ${e.message}` : e.name);
   Error.stackTraceLimit = 0;
   return serving;
 }

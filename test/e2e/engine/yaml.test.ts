@@ -144,6 +144,7 @@ test("up creates one user; every output secret exactly where the schema says; no
     (x: { id?: string }) => x.id === String(u.Id),
   );
   expect(Object.keys(user.outputs).sort()).toStrictEqual(["account", "persistPassword", "secrets", "userName"]);
+  expect([user.sourcePosition, user.stackTrace]).toStrictEqual([undefined, undefined]); // the plugin's own frames
   const stackConfig = fs.readFileSync(path.join(programDir, "Pulumi.dev.yaml"), "utf8");
   expect(stackConfig).toContain("storage-user:accessToken:\n    secure:");
   const needles = withEncodings([["the API token", token], ...secretsOf(u)]);
@@ -157,6 +158,18 @@ test("a second up changes nothing and sends 0 API requests", async () => {
   const r = ok(await pulumi("up --yes"));
   expect(r.output).toMatch(/2 unchanged/);
   expect(api.requests.length).toBe(before);
+});
+
+test("the plugin asks the engine's features once, however many users it constructs", async () => {
+  const asked = async (resources: string) => {
+    const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "grpc-")), "log.json");
+    await withResources(resources, () => sh("cd examples/yaml && pulumi preview", { PULUMI_DEBUG_GRPC: log }));
+    const lines = fs.readFileSync(log, "utf8").split("\n");
+    fs.rmSync(path.dirname(log), { recursive: true });
+    return lines.filter((l) => l.includes("ResourceMonitor/SupportsFeature") && l.includes('"request_started"')).length;
+  };
+  const three = ["b", "c", "d"].map((n) => `  ${n}:\n    type: storage-user:index:StorageUser\n`).join("");
+  expect(await asked(three)).toBe(await asked(""));
 });
 
 test("rotation by up --replace (README) makes a new user, naming the old one; an explicit provider with a secret token creates another on its own service", async () => {
