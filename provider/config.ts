@@ -14,8 +14,9 @@ const invalid = (d: ErrorArgs<"CONFIG_INVALID">[1]) => new StorageUserError("CON
 // A setting's config key (none for the plugin's named connections) and environment variable.
 export function settingKeys(which: Setting, connection?: string, ns: Namespace = "storage") {
   if (connection === undefined) return { key: `${ns}:${which}`, env: env[which], path: false };
-  const [path, env_] = [ns === "storage", `${env[which]}_${connection.toUpperCase()}`];
-  return { key: path ? `${CONNECTIONS}.${connection}.${which}` : "", env: env_, path };
+  const path = ns === "storage";
+  const key = path ? `${CONNECTIONS}.${connection}.${which}` : "";
+  return { key, env: `${env[which]}_${connection.toUpperCase()}`, path };
 }
 
 function refuseUnknown(keys: string[], known: string[], path = false): void {
