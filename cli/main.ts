@@ -51,11 +51,10 @@ function pending(files: string[], dealtWithFile?: string): number {
       unreadable("PENDING_INPUT_UNREADABLE", { problem: "notJson", input, bytes });
     }
   });
+  const dealtWith = dealtWithFile === undefined ? [] : read(dealtWithFile).split("\n");
   let found;
   try {
-    found = pendingStorageUsers(inputs, {
-      dealtWith: dealtWithFile === undefined ? [] : read(dealtWithFile).split("\n"),
-    });
+    found = pendingStorageUsers(inputs, { dealtWith });
   } catch (err) {
     if (err instanceof StorageUserError) unreadable(err.code, err.details as never); // its own message again
     throw err;

@@ -24,7 +24,6 @@ function readPreview(file: string | undefined): Step[] | string {
   }
 }
 
-// Pull request labels, from the event GitHub Actions names in GITHUB_EVENT_PATH.
 function labels(): string[] {
   const file = process.env.GITHUB_EVENT_PATH;
   if (!file || !fs.existsSync(file)) return [];

@@ -32,11 +32,9 @@ export const generatedName = (urn: string, suffix: string) =>
   `${nameFromUrn(urn).slice(0, defaults.maxUserNameLength - suffix.length - 1)}-${suffix}`;
 const newSuffix = () => randomBytes(4).toString("hex").slice(0, 7);
 
-/**
- * The name: given; else the user's own (leaving userName out never replaces); else drawn anew, as a check without
+/** The name: given; else the user's own (leaving userName out never replaces); else drawn anew, as a check without
  * old inputs means a create or replace. A check sees no preview, so a TypeScript preview is marked and gets an
- * unknown name; the plugin keeps just a suffix, and create makes the name (docs/decisions.md "Auto-naming").
- */
+ * unknown name; the plugin keeps just a suffix, and create makes the name (docs/decisions.md "Auto-naming"). */
 export function nameInputs(olds: Record<string, unknown>, news: Record<string, unknown>, plugin: boolean): object {
   if (news.userName !== undefined) return { userName: news.userName };
   if (typeof olds.userName === "string") return { userName: olds.userName };
@@ -46,7 +44,6 @@ export function nameInputs(olds: Record<string, unknown>, news: Record<string, u
   return { userName: known ? generatedName(news.__urn as string, newSuffix()) : UNKNOWN };
 }
 
-/** The name a create sends: given, or made from the plugin's suffix. */
 export const userNameOf = (inputs: Record<string, unknown>, urn: unknown): string =>
   typeof inputs.userName === "string" ? inputs.userName : generatedName(String(urn), String(inputs[SUFFIX]));
 

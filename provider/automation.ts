@@ -84,11 +84,9 @@ export function storageUserDiagnostics(events: Iterable<EngineEventLike>): {
   }
   const of = <C extends string>(severity: string, codes: readonly C[]) =>
     unique(
-      list
-        .map((e) => e.diagnosticEvent)
-        .map((d) =>
-          d?.severity === severity ? diagnostic(codes, d.message, d.urn, d.urn && userNames.get(d.urn)) : undefined,
-        ),
+      list.map(({ diagnosticEvent: d }) =>
+        d?.severity === severity ? diagnostic(codes, d.message, d.urn, d.urn && userNames.get(d.urn)) : undefined,
+      ),
     );
   return { failures: of("error", errorCodes), warnings: of("warning", warningCodes) };
 }

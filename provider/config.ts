@@ -19,7 +19,8 @@ export function settingKeys(which: Setting, connection?: string, ns: Namespace =
   return { key, env: `${env[which]}_${connection.toUpperCase()}`, path };
 }
 
-function refuseUnknown(keys: string[], known: string[], path = false): void {
+function refuseUnknown(given: string[], known: string[], path = false): void {
+  const keys = given.filter((k) => !known.includes(k));
   if (keys.length === 0) return;
   const distance = (a: string, b: string) => {
     let row = [...Array(b.length + 1).keys()];
@@ -48,13 +49,8 @@ function parseConnections(raw: string | undefined): Record<string, { baseUrl?: s
     if (!CONNECTION_NAME.test(name)) throw invalid({ problem: "badConnectionName", key: CONNECTIONS, name });
     if (!isObject(entry))
       throw invalid({ problem: "notAnObject", key, expected: "an object with baseUrl and accessToken" });
-    const known = [`${key}.baseUrl`, `${key}.accessToken`];
-    const unknown = Object.keys(entry).map((k) => `${key}.${k}`);
-    refuseUnknown(
-      unknown.filter((k) => !known.includes(k)),
-      known,
-      true,
-    );
+    const given = Object.keys(entry).map((k) => `${key}.${k}`);
+    refuseUnknown(given, [`${key}.baseUrl`, `${key}.accessToken`], true);
     for (const s of ["baseUrl", "accessToken"])
       if (entry[s] !== undefined && typeof entry[s] !== "string")
         throw invalid({ problem: "notAString", key: `${key}.${s}`, secret: s === "accessToken", path: true });
@@ -73,12 +69,9 @@ export function checkConfig(
   { ns = "storage", project }: { ns?: Namespace; project?: string } = {},
 ): void {
   const known = ["baseUrl", "accessToken", ...(ns === "storage" ? ["connections"] : [])].map((s) => `${ns}:${s}`);
+  const given = Object.keys(values).filter((k) => k.startsWith(`${ns}:`));
   // A project named like the namespace has keys of its own there.
-  if (project !== ns)
-    refuseUnknown(
-      Object.keys(values).filter((k) => k.startsWith(`${ns}:`) && !known.includes(k)),
-      known,
-    );
+  if (project !== ns) refuseUnknown(given, known);
   for (const s of ["baseUrl", "accessToken"] as const)
     if (parseJson(values[`${ns}:${s}`]) instanceof Object)
       throw invalid({ problem: "notAString", key: `${ns}:${s}`, secret: s === "accessToken", path: false });

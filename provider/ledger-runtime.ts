@@ -36,12 +36,10 @@ export function reconcile(previous: Partial<LedgerOutputs>, users: LedgerUser[],
     .filter((old) => !stillHere.has(old.id))
     .map(({ name, ...u }) => ({
       ...tracked(u),
-      ...{
-        resourceName: name,
-        at,
-        why: current[name] ? ("replaced" as const) : ("removed" as const),
-        onService: onServiceOf(u.id),
-      },
+      resourceName: name,
+      at,
+      why: current[name] ? ("replaced" as const) : ("removed" as const),
+      onService: onServiceOf(u.id),
     }));
   const done = new Set(cleanedUp);
   const forgotten = [...(previous.forgotten ?? []), ...added].filter((f) => !done.has(f.id));

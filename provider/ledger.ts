@@ -4,7 +4,7 @@ import { StorageUserError } from "./messages";
 import { nameFromUrn } from "./identity";
 import type { StorageUser } from "./storage-user";
 import type { ForgottenUser, TrackedUser } from "./model";
-import { assertConfig, urnOf } from "./program";
+import { assertConfig, programStacks, urnOf } from "./program";
 import { serializableProvider } from "./serializable";
 
 /** A user given by hand instead of as a StorageUser (e.g. one created inside a component). */
@@ -42,6 +42,7 @@ export class StorageUserLedger extends pulumi.dynamic.Resource {
       pulumi.CustomResource.isInstance(u)
         ? { name: u.urn.apply(nameFromUrn), id: u.id, userName: u.userName, service: u.baseUrl }
         : u;
+    programStacks();
     super(
       serializableProvider("ledger-runtime"),
       name,

@@ -290,7 +290,6 @@ const reasons = {
   cleanedUpNotIds: () => "must be a list of user ids",
 };
 
-/** The one catalogue: every message, keyed by code. */
 export const messages = { errors, warnings, reasons };
 
 type Errors = typeof messages.errors;

@@ -93,7 +93,7 @@ export type Account = { baseUrl?: string; tasks: Task[] } & Record<string, unkno
 type Tree = Record<string, unknown>;
 const at = (tree: Tree, conn?: string) => (conn ? ((tree[conn] ??= {}) as Tree) : tree);
 
-export function split(user: CreatedUser, baseUrl: string): { account: Account; secrets: Tree } {
+export function split(user: CreatedUser, baseUrl: string | undefined): { account: string; secrets: string } {
   const account: Account = { baseUrl, tasks: user.tasks };
   const secrets: Tree = {};
   for (const f of fields) {
@@ -101,7 +101,7 @@ export function split(user: CreatedUser, baseUrl: string): { account: Account; s
     if (f.plain) account[f.plain] = value;
     else at(secrets, f.conn)[f.name] = value;
   }
-  return { account, secrets };
+  return { account: JSON.stringify(account), secrets: JSON.stringify(secrets) };
 }
 
 export function credentialsOf(account: Account, secrets: Tree): Credentials {
@@ -130,10 +130,8 @@ export function upgrade<T extends Tree>(olds: T): T {
   if (!isV01(olds)) return olds;
   const { userId: _i, creationTaskId: _c, credentials, state, tasks, baseUrl, ...rest } = olds;
   const user = { ...(credentials as Credentials), state, tasks } as CreatedUser;
-  const { account, secrets } = split(user, baseUrl as string);
   for (const f of fields) if (f.plain) delete rest[f.plain];
-  if (baseUrl === undefined) delete account.baseUrl;
-  return { ...rest, account: JSON.stringify(account), secrets: JSON.stringify(secrets) } as unknown as T;
+  return { ...rest, ...split(user, baseUrl as string | undefined) } as unknown as T;
 }
 
 const STRING = { type: "string" };

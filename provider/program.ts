@@ -27,6 +27,29 @@ export function urnOf(name: string, kind: "user" | "ledger", parent?: pulumi.Res
     : `urn:pulumi:${pulumi.getStack()}::${pulumi.getProject()}::${type}::${name}`;
 }
 
+const [sdkDir, ownDir] = [path.dirname(require.resolve("@pulumi/pulumi")), __dirname].map((dir) => dir + path.sep);
+type Prepare = ((error: Error, frames: NodeJS.CallSite[]) => string) & { trims?: true };
+/**
+ * The SDK takes a resource's source position below its class (for ours, our constructor) and keeps in state every
+ * frame under it, the run's own too. Until the program yields, a stack through this package has only the program's
+ * frames under its first frame here, that one left out, and the SDK's above it unmapped: the SDK drops them.
+ */
+export function programStacks(): void {
+  const prepare = Reflect.get(Error, "prepareStackTrace") as Prepare;
+  if (prepare.trims) return;
+  const inProgram = (name: string) => (path.isAbsolute(name) || name.startsWith("file:")) && !name.startsWith(sdkDir);
+  const trimmed: Prepare = (error, frames) => {
+    const own = frames.findIndex((f) => f.getFileName()?.startsWith(ownDir));
+    if (own < 0) return prepare(error, frames);
+    const below = frames.slice(own + 1).filter((f) => inProgram(f.getFileName() ?? ""));
+    const text = prepare(error, below);
+    const at = `${text}\n    at `.indexOf("\n    at ");
+    return [text.slice(0, at), ...frames.slice(0, own).map(String)].join("\n    at ") + text.slice(at);
+  };
+  Error.prepareStackTrace = Object.assign(trimmed, { trims: true as const });
+  queueMicrotask(() => Error.prepareStackTrace === trimmed && (Error.prepareStackTrace = prepare));
+}
+
 // The project's directory, when the host passed one: an inline program gets a placeholder ("rootDirectory" or "").
 const projectRoot = () => [pulumi.runtime.getRootDirectory?.()].find((root) => root && path.isAbsolute(root));
 

@@ -18,7 +18,6 @@ const read = (file: string) => {
   }
 };
 
-/** The project file in `dir` (`Pulumi.yaml`, else `Pulumi.yml`), or undefined. */
 export function readProjectFile(dir: string): ProjectFile | undefined {
   for (const file of ["Pulumi.yaml", "Pulumi.yml"].map((n) => path.join(dir, n))) {
     const text = read(file);

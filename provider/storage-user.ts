@@ -4,7 +4,7 @@ import { StorageUserError } from "./messages";
 import { argNames, inputFailures, PREVIEW_MARK, withDefaults } from "./arguments";
 import { outputNames, OutputValues } from "./model";
 import { derive, Stored } from "./derive";
-import { assertConfig, perRun, redactResponseDumps, urnOf } from "./program";
+import { assertConfig, programStacks, perRun, redactResponseDumps, urnOf } from "./program";
 import { serializableProvider } from "./serializable";
 
 redactResponseDumps(pulumi.log);
@@ -74,6 +74,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
         accepted: unknownName ? argNames : undefined,
       });
     const createTimeoutMs = durationMs(opts?.customTimeouts?.create);
+    programStacks();
     // Each key costs the SDK an Output and the engine a property per resource: only what the plugin or state needs.
     super(
       serializableProvider("runtime"),

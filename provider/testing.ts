@@ -71,12 +71,7 @@ export function storageUserMocks(
       const { user } = parseAnswer({ text: JSON.stringify(mockApiUser(args.name, userName)), truncated: false }) as {
         user: CreatedUser;
       };
-      const { account, secrets } = split(user, baseUrl);
-      const state = { ...withDefaults(given), userName };
-      return {
-        id: String(user.userId),
-        state: { ...state, account: JSON.stringify(account), secrets: JSON.stringify(secrets) },
-      };
+      return { id: String(user.userId), state: { ...withDefaults(given), userName, ...split(user, baseUrl) } };
     },
     call: (args: pulumi.runtime.MockCallArgs) =>
       userMocks ? userMocks.call(args) : (args.inputs as Record<string, unknown>),

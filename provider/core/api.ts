@@ -85,9 +85,8 @@ interface CreateRequest extends Partial<Pick<Resolved, "baseUrlSource" | "access
   deadline: number;
 }
 
-/* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, in the plugin only */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, in the plugin only
 const undici = () => require("undici") as typeof import("undici");
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 const HEADERS = { "content-type": "application/json", accept: "application/json", "user-agent": "pulumi-storage-user" };
 const NOT_SENT = new Set(["ECONNREFUSED", "UND_ERR_CONNECT_TIMEOUT", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);

@@ -80,14 +80,13 @@ export function lifecycle(settings: Settings) {
     );
     const user = refOf(id, olds, news.__urn);
     const now = current(news.connection);
-    const connection = label(news.connection);
     const renamed = news.connection === UNKNOWN || olds.connection !== news.connection;
     const moved = user.service !== undefined && now !== undefined && now !== user.service;
     const readdressed = moved && now === declaredNewAddress();
     // Said at diff, so preview shows it: a replace leaves the old user behind; a moved connection moves no user.
     if (replaces.length > 0) await warn(news.__urn, "REPLACE_LEAVES_USER", { ...user, now });
     else if (moved) {
-      const u = { ...user, service: user.service!, connection, now };
+      const u = { ...user, service: user.service!, connection: label(news.connection), now };
       if (readdressed) await warn(news.__urn, "SERVICE_READDRESSED", u);
       else if (renamed) await warn(news.__urn, "CONNECTION_CHANGED", { ...u, from: label(olds.connection) });
       else await warn(news.__urn, "SERVICE_MOVED", u);
@@ -115,13 +114,8 @@ export function lifecycle(settings: Settings) {
     );
     const { __createTimeoutMs: _t, __provider, ...kept } = inputs;
     const props = { ...kept, userName };
-    if (result.kind === "created") {
-      const { account, secrets } = split(result.user, service);
-      return {
-        id: String(result.user.userId),
-        outs: { ...props, account: JSON.stringify(account), secrets: JSON.stringify(secrets) },
-      };
-    }
+    if (result.kind === "created")
+      return { id: String(result.user.userId), outs: { ...props, ...split(result.user, service) } };
     const sent = { userName, service, urn: inputs.__urn };
     const fail: (id: string, ...failure: ErrorArgs) => never = (id, ...failure) =>
       record(id, { ...props, baseUrl: service, ...(__provider === undefined ? {} : { __provider }) }, ...failure);

@@ -47,11 +47,9 @@ const keyOf = (userName: string, connection: string | undefined) => `${userName}
 const timeOf = (d: Obj) =>
   isObject(d.manifest) && typeof d.manifest.time === "string" ? Date.parse(d.manifest.time) || 0 : 0;
 
-/**
- * The StorageUser creates deployments hold as pending operations, each of which may have made a user no stack
+/** The StorageUser creates deployments hold as pending operations, each of which may have made a user no stack
  * records: run it on `pulumi stack export` before `pulumi cancel` or `up` drop them. Each user once, its status
- * against the newest deployment. Throws `PENDING_INPUT_UNREADABLE` when an input is no deployment.
- */
+ * against the newest deployment. Throws `PENDING_INPUT_UNREADABLE` when an input is no deployment. */
 export function pendingStorageUsers(
   // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- anything else is refused with PENDING_INPUT_UNREADABLE
   deployments: DeploymentLike | DeploymentLike[] | unknown,
@@ -83,14 +81,9 @@ export function pendingStorageUsers(
       const id = `${urn}\n${userName ?? ""}\n${connection ?? ""}`;
       if (seen.has(id)) continue;
       seen.add(id);
-      const status: PendingStatus =
-        userName === undefined
-          ? "unaccounted"
-          : recorded.has(keyOf(userName, connection))
-            ? "in stack"
-            : dealtWith.has(userName)
-              ? "dealt with"
-              : "unaccounted";
+      const inStack = userName !== undefined && recorded.has(keyOf(userName, connection));
+      const dealt = userName !== undefined && dealtWith.has(userName);
+      const status = inStack ? "in stack" : dealt ? "dealt with" : "unaccounted";
       const connectionIsSecret = isObject(inputs.connection) && SECRET_SIG[0] in inputs.connection;
       out.push({ userName, connection, connectionIsSecret, urn, operation: "creating", status });
     }

@@ -109,10 +109,8 @@ function wrapServer(): void {
         const held = isSecretValue(token) ? token.value : token;
         args.accessToken = isObject(held) ? held.token : held;
         const values: Record<string, string> = {};
-        for (const [k, v] of Object.entries(args)) {
-          const value = isSecretValue(v) ? v.value : v;
-          if (typeof value === "string") values[`storage-user:${k}`] = value;
-        }
+        for (const [k, v] of Object.entries(fromEngine(args)))
+          if (typeof v === "string") values[`storage-user:${k}`] = v;
         settings.configure({ get: (key) => values[key] ?? (elsewhere.has(key) ? key : undefined) });
         sdkConfigure(call, callback);
       };
@@ -138,7 +136,6 @@ function wrapServer(): void {
 }
 
 const withUrn = (urn: string, props: Props): Props => ({ ...props, __urn: urn });
-// The user as Construct registers it: a custom resource of the component's own type and name.
 class User extends CustomResource {}
 
 const storageUserProvider: provider.Provider = {
@@ -159,9 +156,7 @@ const storageUserProvider: provider.Provider = {
     return { id: result.id, outs: toEngine(result.outs as Props) };
   },
   async update(id, urn, olds, news) {
-    return {
-      outs: toEngine((await user.update(id, fromEngine(olds), withUrn(urn, fromEngine(news)))).outs as Props),
-    };
+    return { outs: toEngine((await user.update(id, fromEngine(olds), withUrn(urn, fromEngine(news)))).outs as Props) };
   },
   async read(id, urn, props) {
     // `pulumi import` and a Go `GetStorageUser` read a user the stack never had: the API cannot hand it over.

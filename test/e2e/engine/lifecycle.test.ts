@@ -2,9 +2,11 @@
 // one stack (test/programs/options, a StorageUserLedger over all users) carries every step, each
 // change previewed and applied once for all the users it concerns; then one refusal of each kind of
 // input and configuration rule as the CLI reports it (every rule: test/unit/input-rules.test.ts).
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
-import { RunResult, TestStack } from "../../../scripts/stack";
+import { repoRoot, RunResult, TestStack } from "../../../scripts/stack";
 import { failed, ok, onNewestCli } from "../../support/cli-project";
 
 const token = "lifecycle-token-9c1e7f";
@@ -101,6 +103,19 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
     const resources = await stack.resources(TYPE);
     const app = resources.find((x) => x.urn.endsWith("::app"))!;
     expect(JSON.parse(app.outputs.account)).toMatchObject({ state: "New", tasks: [{ id: lifeA.Tasks[0].Id }] });
+    // Each resource's source position is the program's line that declared it, and its stack the program's frames alone.
+    const lines = fs.readFileSync(path.join(repoRoot, "test/programs/options/index.ts"), "utf8").split("\n");
+    const declared = (text: string) => {
+      const i = lines.findIndex((l) => l.includes(text));
+      return `project:///index.ts#${i + 1},${lines[i].indexOf(text) + 1}`;
+    };
+    const [user, ledger] = [declared("new StorageUser(s.name, args"), declared("new StorageUserLedger(")];
+    expect(
+      [app, ...(await stack.resources(`${TYPE}Ledger`))].map((r) => [r.sourcePosition, r.stackTrace]),
+    ).toStrictEqual([
+      [user, [{ sourcePosition: user }]],
+      [ledger, [{ sourcePosition: ledger }]],
+    ]);
     // customTimeouts.create is the create's whole budget.
     expect(resources.find((x) => x.urn.endsWith("::mv"))!.inputs.__createTimeoutMs).toBe(45_000);
     // Inputs unknown at preview, known at up: from the source user's id.
