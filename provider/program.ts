@@ -36,7 +36,7 @@ type Prepare = ((error: Error, frames: NodeJS.CallSite[]) => string) & { trims?:
  */
 export function programStacks(): void {
   const prepare = Reflect.get(Error, "prepareStackTrace") as Prepare;
-  if (prepare.trims) return;
+  if (typeof prepare !== "function" || prepare.trims) return; // no formatter to map frames with: stacks left whole
   const inProgram = (name: string) => (path.isAbsolute(name) || name.startsWith("file:")) && !name.startsWith(sdkDir);
   const trimmed: Prepare = (error, frames) => {
     const own = frames.findIndex((f) => f.getFileName()?.startsWith(ownDir));
