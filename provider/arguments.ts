@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { defaults } from "./defaults";
 import { CONNECTION_NAME } from "./config";
 import { nameFromUrn } from "./identity";
-import { Failure, messages } from "./messages";
+import { ErrorArgs, Failure, messages } from "./messages";
 import { inputs } from "./model";
 
 const reasons = messages.reasons;
@@ -18,6 +18,7 @@ export type UserInputs = {
   userName: string;
   persistPassword: boolean;
   connection?: string;
+  rotateAfter?: string;
   __createTimeoutMs?: number;
   __urn?: string;
 };
@@ -80,4 +81,53 @@ export function inputFailures(values: Record<string, unknown>, listAccepted = tr
     if (reason) failures.push({ property, reason });
   }
   return failures;
+}
+
+const DAY_MS = 86_400_000;
+const periodUnits: Record<string, number> = { w: 7, d: 1, h: 1 / 24, m: 1 / 1440 };
+/** rotateAfter's period in ms: whole numbers with units w, d, h, m ("90d", "1d12h"); else why it is refused. */
+export function rotationPeriod(text: string): number | "notADuration" | "notPositive" | "tooLarge" {
+  if (/^-\d/.test(text)) return "notPositive";
+  const parts = [...text.matchAll(/(\d+)([wdhm])/g)];
+  if (parts.length === 0 || parts.map((m) => m[0]).join("") !== text) return "notADuration";
+  const days = parts.reduce((sum, [, n, unit]) => sum + Number(n) * periodUnits[unit], 0);
+  if (days === 0) return "notPositive";
+  return days > defaults.maxRotationDays ? "tooLarge" : Math.round(days * DAY_MS);
+}
+
+/** Why a StorageUser's rotateAfter is refused (a value not known yet passes): a bad period, or a name of its own. */
+export function rotationRefusal(
+  rotateAfter: unknown,
+  givenUserName: unknown,
+  name: string,
+): ErrorArgs<"ROTATION_INVALID"> | undefined {
+  if (rotateAfter === undefined || rotateAfter === UNKNOWN) return undefined;
+  const text = typeof rotateAfter === "string" ? rotateAfter : String(JSON.stringify(rotateAfter));
+  const period = typeof rotateAfter === "string" ? rotationPeriod(rotateAfter) : "notADuration";
+  if (period === "tooLarge")
+    return ["ROTATION_INVALID", { problem: period, name, text, maxDays: defaults.maxRotationDays }];
+  if (typeof period === "string") return ["ROTATION_INVALID", { problem: period, name, text }];
+  if (typeof givenUserName === "string" && givenUserName !== UNKNOWN)
+    return ["ROTATION_INVALID", { problem: "givenUserName", name, userName: givenUserName }];
+}
+
+/** A period as the rotation's warning names it: its two largest units, e.g. "92d3h", "5h12m", "0m". */
+export function periodText(ms: number): string {
+  const units = [
+    ["d", DAY_MS],
+    ["h", 3_600_000],
+    ["m", 60_000],
+  ] as const;
+  let rest = Math.max(0, ms);
+  const parts = units.map(([unit, size]) => {
+    const n = Math.floor(rest / size);
+    rest -= n * size;
+    return [n, unit] as const;
+  });
+  const first = Math.min(...[0, 1, 2].filter((i) => parts[i][0] > 0), 2);
+  return parts
+    .slice(first, first + 2)
+    .filter(([n], i) => n > 0 || i === 0)
+    .map(([n, unit]) => `${n}${unit}`)
+    .join("");
 }

@@ -10,5 +10,6 @@ export const defaults = {
   maxRetryDelayMs: 20_000, // The longest back-off between two attempts, a `Retry-After` floor aside.
   paceRisePerCreate: 0.05, // Creates/s the learned pace rises by with each accepted create (a 429 sets it anew).
   maxResponseBytes: 1024 * 1024, // Larger answers are cut and treated as unusable.
+  maxRotationDays: 100_000_000, // rotateAfter's bound: a Date holds 100,000,000 days either side of 1970.
   maxUserNameLength: 256, // Upper bound on userName length; the spec names none, so this only stops garbage.
 } as const;

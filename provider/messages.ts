@@ -81,6 +81,24 @@ const errors = {
       "pass { users: [user1, user2] } with every StorageUser of the stack",
     ],
   },
+  ROTATION_INVALID: {
+    notADuration: (d: { name: string; text: string }) => [
+      `StorageUser '${d.name}' has rotateAfter ${JSON.stringify(d.text.slice(0, 40))}, which is not a duration`,
+      `write whole numbers with units w (weeks), d (days), h (hours) or m (minutes), e.g. rotateAfter: "90d" or "1d12h"`,
+    ],
+    notPositive: (d: { name: string; text: string }) => [
+      `StorageUser '${d.name}' has rotateAfter ${JSON.stringify(d.text.slice(0, 40))}, which is not a positive period`,
+      'give a period longer than zero, e.g. rotateAfter: "90d", or leave rotateAfter out to rotate only on replacementTrigger',
+    ],
+    tooLarge: (d: { name: string; text: string; maxDays: number }) => [
+      `StorageUser '${d.name}' has rotateAfter ${JSON.stringify(d.text.slice(0, 40))}, which reaches past the last date a clock can show`,
+      `give a period of at most ${d.maxDays}d, e.g. rotateAfter: "365d", or leave rotateAfter out`,
+    ],
+    givenUserName: (d: { name: string; userName: string }) => [
+      `StorageUser '${d.name}' sets both rotateAfter and userName '${d.userName}': each rotation creates the new user while the old one still exists, and the service refuses a name that is taken`,
+      "leave userName out so each rotation gets a new generated name, or drop rotateAfter and rotate with replacementTrigger",
+    ],
+  },
   CONFIG_MISSING: (d: { setting: "address" | "access token"; connection?: string; setElsewhere?: string } & Keys) => [
     d.connection === undefined
       ? `no storage API ${d.setting} is configured`
@@ -239,6 +257,8 @@ const warnings = {
     isUnconfirmed(u.id)
       ? `StorageUser '${u.userName}' (${u.id}, on ${where(u)}) is to be replaced: its create never confirmed a user, so a user '${u.userName}' may stay on the service: check there and delete it if it exists`
       : `StorageUser '${u.userName}' (id ${u.id}, on ${where(u)}) is to be replaced: the new user is created first${u.now && u.now !== u.service ? ` on ${u.now}` : ""}, then this one leaves the stack but stays on the service, which has no delete call: delete user ${u.id} there afterwards`,
+  ROTATION_DUE: (u: UserRef & { age: string; period: string }) =>
+    `StorageUser '${u.userName}' (id ${u.id}) is ${u.age} old, past its rotateAfter of ${u.period}: it is replaced by a new user with new credentials`,
   SERVICE_MOVED: (u: Moved) =>
     `StorageUser '${u.userName}' (id ${u.id}) lives on ${u.service}, but ${u.connection} now points at ${u.now}: nothing is created, moved or forgotten. ${sameOrNew(u)}; otherwise point the connection back`,
   CONNECTION_CHANGED: (u: Moved & { from: string }) =>

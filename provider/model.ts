@@ -88,13 +88,18 @@ export interface Task {
 }
 
 export type CreatedUser = Credentials & { userId: number; tasks: Task[] } & { [K in Named<typeof PLAIN>]: string };
-/** State's plain part, stored as JSON text: the service the user lives on, its tasks, every plain field. */
-export type Account = { baseUrl?: string; tasks: Task[] } & Record<string, unknown>;
+/** State's plain part, stored as JSON text: the service the user lives on, when its rotation period started (its
+ * create, or for older users the first up with rotateAfter), its tasks, every plain field. */
+export type Account = { baseUrl?: string; createdAt?: string; tasks: Task[] } & Record<string, unknown>;
 type Tree = Record<string, unknown>;
 const at = (tree: Tree, conn?: string) => (conn ? ((tree[conn] ??= {}) as Tree) : tree);
 
-export function split(user: CreatedUser, baseUrl: string | undefined): { account: string; secrets: string } {
-  const account: Account = { baseUrl, tasks: user.tasks };
+export function split(
+  user: CreatedUser,
+  baseUrl: string | undefined,
+  createdAt?: string,
+): { account: string; secrets: string } {
+  const account: Account = { baseUrl, createdAt, tasks: user.tasks };
   const secrets: Tree = {};
   for (const f of fields) {
     const value = at(user as unknown as Tree, f.conn)[f.name];
@@ -142,6 +147,7 @@ export const inputs = {
   userName: { schema: STRING },
   persistPassword: { schema: { type: "boolean", default: false } },
   connection: { schema: STRING },
+  rotateAfter: { schema: STRING },
 } as const;
 
 type Sources = { id: string; account: Account; credentials: Credentials };

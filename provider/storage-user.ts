@@ -1,7 +1,7 @@
 // The StorageUser resource as programs construct it: its arguments, options and outputs.
 import * as pulumi from "@pulumi/pulumi";
 import { StorageUserError } from "./messages";
-import { argNames, inputFailures, PREVIEW_MARK, withDefaults } from "./arguments";
+import { argNames, inputFailures, PREVIEW_MARK, rotationRefusal, withDefaults } from "./arguments";
 import { outputNames, OutputValues } from "./model";
 import { derive, Stored } from "./derive";
 import { assertConfig, programStacks, perRun, redactResponseDumps, urnOf } from "./program";
@@ -20,6 +20,9 @@ export interface StorageUserArgs {
   /** Name of a connection, for users on several services in one program: the address and token it names are read from STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME> in the environment (TypeScript programs can set them in stack config too). Omitted: the provider's own settings. A user never moves on its own.
    * @default the default connection: storage:baseUrl and storage:accessToken */
   connection?: pulumi.Input<string>;
+  /** Rotate the credentials on a schedule: once the user is this old, the next preview shows it replaced and the next up creates a new user with a new generated name and new credentials, the old one leaving the stack as on any replace. Whole numbers with units w, d, h, m (minutes): "90d", "12h", "1d12h". The age counts from the create (users created before 0.7.0: from the first up with rotateAfter). Not with a given userName.
+   * @default no scheduled rotation */
+  rotateAfter?: pulumi.Input<string>;
 }
 
 /** "90s", "5m", "1h30m" (Pulumi's customTimeouts syntax) in ms. */
@@ -46,6 +49,8 @@ export class StorageUser extends pulumi.dynamic.Resource {
   public readonly persistPassword!: pulumi.Output<boolean>;
   /** The connection name the user was last deployed with; undefined: the default one. */
   public readonly connection!: pulumi.Output<string | undefined>;
+  /** The `rotateAfter` input: the period after which an up rotates the user; undefined: none. */
+  public readonly rotateAfter!: pulumi.Output<string | undefined>;
   private readonly account!: pulumi.Output<string>;
   private readonly secrets!: pulumi.Output<string>;
 
@@ -73,6 +78,8 @@ export class StorageUser extends pulumi.dynamic.Resource {
         failures,
         accepted: unknownName ? argNames : undefined,
       });
+    const refusal = rotationRefusal(known(args.rotateAfter), known(args.userName), name);
+    if (refusal) throw new StorageUserError(...refusal);
     const createTimeoutMs = durationMs(opts?.customTimeouts?.create);
     programStacks();
     // Each key costs the SDK an Output and the engine a property per resource: only what the plugin or state needs.
@@ -83,6 +90,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
         userName: args.userName,
         ...(args.persistPassword === undefined ? {} : { persistPassword: args.persistPassword }),
         ...(args.connection === undefined ? {} : { connection: args.connection }),
+        ...(args.rotateAfter === undefined ? {} : { rotateAfter: args.rotateAfter }),
         __urn: urnOf(name, "user", opts?.parent),
         // A generated name is made at up, not at preview (inputs.ts nameInputs).
         ...(pulumi.runtime.isDryRun() ? { [PREVIEW_MARK]: true } : {}),
@@ -96,7 +104,8 @@ export class StorageUser extends pulumi.dynamic.Resource {
     );
     // Shared by every user of the run that leaves them out: the provider's check fills in the same values.
     if (args.persistPassword === undefined) this.persistPassword = byDefault().persistPassword;
-    if (args.connection === undefined) this.connection = byDefault().connection;
+    if (args.connection === undefined) this.connection = byDefault().none;
+    if (args.rotateAfter === undefined) this.rotateAfter = byDefault().none;
   }
 
   /** Not supported: the API cannot return an existing user's credentials. Always throws. */
@@ -108,7 +117,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
 // Per run: an Output belongs to the run that made it.
 const byDefault = perRun(() => ({
   persistPassword: pulumi.output(withDefaults({}).persistPassword),
-  connection: pulumi.output(undefined),
+  none: pulumi.output(undefined),
 }));
 
 for (const name of outputNames)

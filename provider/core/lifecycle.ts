@@ -4,11 +4,22 @@ import type * as dynamic from "@pulumi/pulumi/dynamic";
 import { defaults } from "../defaults";
 import { ErrorArgs, errorText, StorageUserError } from "../messages";
 import { declaredNewAddress, Settings } from "../config";
-import { inputFailures, nameInputs, PREVIEW_MARK, SUFFIX, UNKNOWN, userNameOf, withDefaults } from "../arguments";
+import {
+  inputFailures,
+  nameInputs,
+  periodText,
+  PREVIEW_MARK,
+  rotationPeriod,
+  rotationRefusal,
+  SUFFIX,
+  UNKNOWN,
+  userNameOf,
+  withDefaults,
+} from "../arguments";
 import type { UserInputs } from "../arguments";
-import { recordedService, unconfirmedId } from "../identity";
+import { nameFromUrn, recordedService, unconfirmedId } from "../identity";
 import { Account, isV01, parseJson, split, upgrade } from "../model";
-import { createUser, newClient } from "./api";
+import { Clock, createUser, newClient } from "./api";
 import { warn } from "./engine-log";
 
 type FailureRecord = { code: "OUTCOME_UNKNOWN" | "RESPONSE_UNUSABLE"; what: string; todo: string; at: string };
@@ -38,8 +49,20 @@ function record(id: string, properties: Props, ...failure: ErrorArgs): never {
   throw Object.assign(error, { id, properties: { ...properties, __failure }, reasons: [error.message] });
 }
 
-export function lifecycle(settings: Settings) {
-  const client = newClient(); // one pace and pool per provider process
+// rotateAfter's period in ms, when it is a valid one (check refuses the others).
+const periodOf = (rotateAfter: unknown) => {
+  const ms = typeof rotateAfter === "string" ? rotationPeriod(rotateAfter) : undefined;
+  return typeof ms === "number" ? ms : undefined;
+};
+// When the user's rotation period started: its create, or the first up with rotateAfter of a user from before 0.7.0.
+const rotationStart = (p: Props) => {
+  const at = Date.parse(String(parseJson<Account>(p.account)?.createdAt));
+  return Number.isNaN(at) ? undefined : at;
+};
+
+export function lifecycle(settings: Settings, clock?: Clock) {
+  const client = newClient(clock); // one pace and pool per provider process
+  const stamp = () => new Date(client.clock.now()).toISOString();
   const plugin = settings.ns === "storage-user";
   const label = (c: unknown) =>
     typeof c === "string" ? `connection '${c}'` : `the default connection (${settings.ns}:baseUrl)`;
@@ -55,6 +78,8 @@ export function lifecycle(settings: Settings) {
     const { [PREVIEW_MARK]: _mark, userName: _given, ...given } = raw;
     const news = { ...given, ...nameInputs(olds, raw, plugin) };
     const failures = inputFailures(news);
+    const refusal = rotationRefusal(news.rotateAfter, raw.userName, nameFromUrn(String(raw.__urn)));
+    if (refusal) failures.push({ property: "rotateAfter", reason: new StorageUserError(...refusal).message });
     if (news.connection !== UNKNOWN && !failures.some((f) => f.property === "connection")) {
       try {
         settings.baseUrl(news.connection as string | undefined);
@@ -75,10 +100,20 @@ export function lifecycle(settings: Settings) {
       { ...withDefaults(news), userName: news.userName ?? renamedTo },
     ];
     // There is no update call: a change of what was sent means a new user.
-    const replaces = (["userName", "persistPassword"] as const).filter(
+    const replaces: string[] = (["userName", "persistPassword"] as const).filter(
       (k) => news[k] === UNKNOWN || before[k] !== after[k],
     );
     const user = refOf(id, olds, news.__urn);
+    // rotateAfter: the user's age past its period is a replace; a user with no recorded start gets one (an update).
+    const period = olds.__failure ? undefined : periodOf(news.rotateAfter);
+    const started = rotationStart(olds);
+    const age = started === undefined ? undefined : client.clock.now() - started;
+    const unstarted = period !== undefined && started === undefined && olds.account !== undefined;
+    const periodChanged = (olds.rotateAfter ?? undefined) !== (news.rotateAfter ?? undefined);
+    if (period !== undefined && age !== undefined && age >= period && replaces.length === 0) {
+      replaces.push("rotateAfter");
+      await warn(news.__urn, "ROTATION_DUE", { ...user, age: periodText(age), period: String(news.rotateAfter) });
+    }
     const now = current(news.connection);
     const renamed = news.connection === UNKNOWN || olds.connection !== news.connection;
     const moved = user.service !== undefined && now !== undefined && now !== user.service;
@@ -95,7 +130,7 @@ export function lifecycle(settings: Settings) {
     if (upgrading) await warn(news.__urn, "STATE_UPGRADE", user);
     // A recorded failure always differs (every up repeats its guidance); update rewrites 0.1.x state and a moved URN.
     const urnMoved = typeof olds.__urn === "string" && typeof news.__urn === "string" && olds.__urn !== news.__urn;
-    if (replaces.length > 0 || olds.__failure || readdressed || upgrading || urnMoved)
+    if (replaces.length > 0 || olds.__failure || readdressed || upgrading || urnMoved || unstarted || periodChanged)
       return { changes: true, replaces, deleteBeforeReplace: false };
     // A renamed connection: no answer lets the engine diff the inputs, honouring replaceOnChanges: ["connection"].
     if (renamed) return { replaces: [], deleteBeforeReplace: false };
@@ -115,7 +150,7 @@ export function lifecycle(settings: Settings) {
     const { __createTimeoutMs: _t, __provider, ...kept } = inputs;
     const props = { ...kept, userName };
     if (result.kind === "created")
-      return { id: String(result.user.userId), outs: { ...props, ...split(result.user, service) } };
+      return { id: String(result.user.userId), outs: { ...props, ...split(result.user, service, stamp()) } };
     const sent = { userName, service, urn: inputs.__urn };
     const fail: (id: string, ...failure: ErrorArgs) => never = (id, ...failure) =>
       record(id, { ...props, baseUrl: service, ...(__provider === undefined ? {} : { __provider }) }, ...failure);
@@ -138,6 +173,10 @@ export function lifecycle(settings: Settings) {
     const now = current(news.connection);
     if (now !== undefined && recordedService(outs) !== undefined && now === declaredNewAddress())
       Object.assign(outs, withService(outs, now));
+    if (news.rotateAfter === undefined) delete outs.rotateAfter;
+    else outs.rotateAfter = news.rotateAfter;
+    if (periodOf(news.rotateAfter) !== undefined && rotationStart(outs) === undefined && outs.account !== undefined)
+      outs.account = JSON.stringify({ ...parseJson<Account>(outs.account), createdAt: stamp() });
     if (typeof news.__urn === "string") outs.__urn = news.__urn;
     return { outs: typeof news.connection === "string" ? { ...outs, connection: news.connection } : outs };
   }

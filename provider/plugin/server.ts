@@ -169,7 +169,13 @@ const storageUserProvider: provider.Provider = {
   },
   delete: (id, urn, props) => user.remove(id, withUrn(urn, fromEngine(props))),
   async construct(name, type, inputs, options) {
-    const props = { userName: undefined, persistPassword: undefined, connection: undefined, ...inputs };
+    const props = {
+      userName: undefined,
+      persistPassword: undefined,
+      connection: undefined,
+      rotateAfter: undefined,
+      ...inputs,
+    };
     const { providers, ...rest } = options; // a map here (the SDK's server builds it); a custom resource takes one
     const provider = (providers as Record<string, ProviderResource> | undefined)?.["storage-user"];
     const opts = { ...rest, provider, additionalSecretOutputs: ["secrets"] };

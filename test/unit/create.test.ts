@@ -53,8 +53,9 @@ const fresh = () => `user-${process.pid}-${++n}`;
 describe("create on success", () => {
   test("sends exactly the spec's request and maps every field", async () => {
     const userName = fresh();
-    const before = api.requests.length;
+    const [before, startedAt] = [api.requests.length, Date.now()];
     const res = await runtime.create(inputs({ userName }));
+    const endedAt = Date.now();
     const { method, path, contentType, authorized, body } = api.requests[before];
     expect([method, path, contentType, authorized]).toEqual(["POST", "/storage/users", "application/json", true]);
     expect(JSON.parse(body)).toEqual({ UserName: userName, PersistPassword: 0 });
@@ -69,11 +70,15 @@ describe("create on success", () => {
     expect(Object.keys(outs).sort()).toEqual(["account", "persistPassword", "secrets", "userName"]);
     expect([typeof outs.account, typeof outs.secrets]).toEqual(["string", "string"]);
     const [account, secrets] = [JSON.parse(outs.account), JSON.parse(outs.secrets)];
+    // When the user was created, by this machine's clock: where a rotateAfter period starts.
+    const createdAt = Date.parse(account.createdAt);
+    expect(createdAt >= startedAt && createdAt <= endedAt && new Date(createdAt).toISOString()).toBe(account.createdAt);
     expect({ ...outs, account, secrets }).toEqual({
       userName,
       persistPassword: false,
       account: {
         baseUrl: new URL(api.url).href, // where the user lives (docs/lifecycle.md "Where a user lives")
+        createdAt: account.createdAt,
         state: "New",
         tasks: [
           { id: task.Id, progressPercent: 0, type: "StorageUserCreate", state: "New", startDate: task.StartDate },
