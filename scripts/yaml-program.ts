@@ -26,6 +26,8 @@ export interface YamlUsers {
   /** Each userName is `<prefix>-<i>` unless `auto` (generated names). */
   prefix: string;
   auto?: boolean;
+  /** Each user's rotateAfter (e.g. "90d"). */
+  rotateAfter?: string;
   /** Resources are `<resource><i>` (default `<prefix>-<i>`), in project `project` (default yaml-users). */
   resource?: string;
   project?: string;
@@ -39,10 +41,11 @@ export interface YamlUsers {
 export function yamlUsersText(o: YamlUsers): string {
   const [name, type] = o.noop ?? ["storage-user", "storage-user:index:StorageUser"];
   const plugin = o.plugin ?? "./plugins/node_modules/pulumi-storage-user/bin";
+  const rotate = o.rotateAfter ? `      rotateAfter: ${o.rotateAfter}\n` : "";
   const props = (i: number) =>
     o.auto
-      ? ""
-      : `    properties:\n      userName: ${o.prefix}-${i}\n${o.noop ? "      persistPassword: false\n" : ""}`;
+      ? rotate && `    properties:\n${rotate}`
+      : `    properties:\n      userName: ${o.prefix}-${i}\n${o.noop ? "      persistPassword: false\n" : ""}${rotate}`;
   const resources = Array.from(
     { length: o.count },
     (_, i) => `  ${o.resource ?? `${o.prefix}-`}${i}:\n    type: ${type}\n${props(i)}`,

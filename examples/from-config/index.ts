@@ -15,6 +15,8 @@ interface UserEntry {
    * service with unique names accepts it. The old user stays on the service, in the ledger.
    */
   rotate?: string;
+  /** Rotate on a schedule instead, e.g. "90d": replaced at the first up once the user is that old (no userName). */
+  rotateAfter?: string;
 }
 
 const config = new pulumi.Config();
@@ -31,7 +33,7 @@ const users = entries.map(
   (u, i) =>
     new StorageUser(
       nameOf(u, i),
-      { userName: u.userName, persistPassword: u.persistPassword },
+      { userName: u.userName, persistPassword: u.persistPassword, rotateAfter: u.rotateAfter },
       { replacementTrigger: u.rotate },
     ),
 );

@@ -5,6 +5,9 @@
 //	tenants preview  <tenant>...   what onboarding would do (needs no token)
 //	tenants onboard  <tenant>...   create or keep each tenant's user; prints {"tenant","userId","env"} per line
 //	tenants rotate   <tenant>...   new credentials: a new user replaces the old one (ReplacementTrigger)
+//
+// With TENANTS_ROTATE_AFTER set (a period such as 90d), users are onboarded with generated names and
+// rotateAfter: the first onboard after a user is that old replaces it, handing over new credentials.
 //	tenants offboard <tenant>...   destroy the tenant's stack (the user stays on the service: the API cannot delete)
 //
 // Settings, all from the environment of the service: STORAGE_API_URL, STORAGE_ACCESS_TOKEN (set
@@ -40,13 +43,16 @@ const project = "tenants"
 var tenantName = regexp.MustCompile(`^[a-z][a-z0-9-]{1,30}$`)
 
 // program: the tenant's storage user, its login named after the tenant, replaced when the
-// stack's tenants:rotation changes.
-func program(tenant string) pulumi.RunFunc {
+// stack's tenants:rotation changes; with a rotateAfter period, its login generated and the user
+// replaced once that old too.
+func program(tenant, rotateAfter string) pulumi.RunFunc {
 	return func(ctx *pulumi.Context) error {
 		rotation := config.New(ctx, project).Get("rotation")
-		user, err := storageuser.NewStorageUser(ctx, "storage", &storageuser.StorageUserArgs{
-			UserName: pulumi.String(fmt.Sprintf("%s-%s", tenant, rotationSuffix(rotation))),
-		}, pulumi.ReplacementTrigger(pulumi.String(rotation)))
+		args := &storageuser.StorageUserArgs{UserName: pulumi.String(fmt.Sprintf("%s-%s", tenant, rotationSuffix(rotation)))}
+		if rotateAfter != "" {
+			args = &storageuser.StorageUserArgs{RotateAfter: pulumi.String(rotateAfter)}
+		}
+		user, err := storageuser.NewStorageUser(ctx, "storage", args, pulumi.ReplacementTrigger(pulumi.String(rotation)))
 		if err != nil {
 			return err
 		}
@@ -64,7 +70,7 @@ func rotationSuffix(rotation string) string {
 }
 
 type service struct {
-	pluginDir, workDir, baseUrl, token string
+	pluginDir, workDir, baseUrl, token, rotateAfter string
 }
 
 func (s service) stack(ctx context.Context, tenant string) (auto.Stack, error) {
@@ -74,7 +80,7 @@ func (s service) stack(ctx context.Context, tenant string) (auto.Stack, error) {
 		// The package's executable plugin: the engine starts it, no language host needed.
 		Plugins: &workspace.Plugins{Providers: []workspace.PluginOptions{{Name: "storage-user", Path: s.pluginDir}}},
 	}
-	st, err := auto.UpsertStackInlineSource(ctx, "tenant-"+tenant, project, program(tenant), auto.Project(proj), auto.WorkDir(s.workDir))
+	st, err := auto.UpsertStackInlineSource(ctx, "tenant-"+tenant, project, program(tenant, s.rotateAfter), auto.Project(proj), auto.WorkDir(s.workDir))
 	if err != nil {
 		return st, err
 	}
@@ -167,7 +173,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	s := service{pluginDir: pluginDir, workDir: workDir, baseUrl: os.Getenv("STORAGE_API_URL"), token: os.Getenv("STORAGE_ACCESS_TOKEN")}
+	s := service{pluginDir: pluginDir, workDir: workDir, baseUrl: os.Getenv("STORAGE_API_URL"), token: os.Getenv("STORAGE_ACCESS_TOKEN"), rotateAfter: os.Getenv("TENANTS_ROTATE_AFTER")}
 	// From here on the settings live in the stacks' config only: the Pulumi CLI and the plugin it
 	// starts inherit this environment.
 	os.Unsetenv("STORAGE_API_URL")

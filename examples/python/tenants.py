@@ -6,6 +6,9 @@ hands each tenant's credentials, as environment variables, to its caller on stan
     tenants preview  <tenant>...   what onboarding would do (needs no token)
     tenants onboard  <tenant>...   create or keep each tenant's user; prints {"tenant","userId","env"} per line
     tenants rotate   <tenant>...   new credentials: a new user replaces the old one (replacement_trigger)
+
+With TENANTS_ROTATE_AFTER set (a period such as 90d), users are onboarded with generated names and
+rotate_after: the first onboard after a user is that old replaces it, handing over new credentials.
     tenants offboard <tenant>...   destroy the tenant's stack (the user stays on the service: the API cannot delete)
 
 Settings, all from the environment of the service: STORAGE_API_URL, STORAGE_ACCESS_TOKEN (set into
@@ -35,16 +38,18 @@ PROJECT = "tenants"
 TENANT_NAME = re.compile(r"^[a-z][a-z0-9-]{1,30}$")
 
 
-def program(tenant: str) -> auto.PulumiFn:
+def program(tenant: str, rotate_after: Optional[str] = None) -> auto.PulumiFn:
     """The tenant's storage user, its login named after the tenant, replaced when the stack's
-    tenants:rotation changes."""
+    tenants:rotation changes; with a rotate_after period, its login generated and the user replaced
+    once that old too."""
 
     def run() -> None:
         rotation: Optional[str] = pulumi.Config(PROJECT).get("rotation")
         suffix = f"storage-r{rotation}" if rotation else "storage"
         user = storage.StorageUser(
             "storage",
-            user_name=f"{tenant}-{suffix}",
+            user_name=None if rotate_after else f"{tenant}-{suffix}",
+            rotate_after=rotate_after,
             opts=pulumi.ResourceOptions(replacement_trigger=rotation or ""),
         )
         pulumi.export("userId", user.user_id)
@@ -63,6 +68,7 @@ class Service:
     work_dir: Path
     base_url: str
     token: str
+    rotate_after: Optional[str] = None
 
     def write_project(self) -> None:
         """The project file of the workspace. Python's ProjectSettings has no `plugins`, so the
@@ -104,7 +110,7 @@ class Service:
         return stack
 
     def run(self, command: str, tenant: str) -> None:
-        stack = self.stack(f"tenant-{tenant}", program(tenant))
+        stack = self.stack(f"tenant-{tenant}", program(tenant, self.rotate_after))
         if command == "preview":
             result = stack.preview(on_output=progress)
             progress(f"tenant {tenant}: {result.change_summary}")
@@ -144,6 +150,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         # From here on the settings live in the stacks' config only: the Pulumi CLI and the plugin
         # it starts inherit this environment.
         token=os.environ.pop("STORAGE_ACCESS_TOKEN", ""),
+        rotate_after=os.environ.get("TENANTS_ROTATE_AFTER") or None,
     )
     os.environ.pop("STORAGE_API_URL", None)
     service.write_project()

@@ -78,3 +78,7 @@ test("a service on another release's SDK, newer or older, is refused; one that s
 test("examples/go-project: vetted, built, installed and its stack configured as its README says, the token encrypted", async () => {
   await h.configureProject();
 });
+
+test("TENANTS_ROTATE_AFTER=90d: the clock moved past 90 days, one onboard rotates the tenant's user (RotateAfter) and hands over its new env; before and after, none is sent", async () => {
+  await h.expectScheduledRotation("cd examples/go && ./tenants");
+});

@@ -154,3 +154,7 @@ test("examples/python-project: installed and configured as its README says; its 
   expect(plain.output).toContain("AssertionError: Lists differ: [False, False, False] != [True, True, True]");
   expect(plain.output).toMatch(/^FAILED \(failures=1\)$/m);
 });
+
+test("TENANTS_ROTATE_AFTER=90d: the clock moved past 90 days, one onboard rotates the tenant's user (rotate_after) and hands over its new env; before and after, none is sent", async () => {
+  await h.expectScheduledRotation("cd examples/python && . .venv/bin/activate && tenants");
+});

@@ -33,6 +33,15 @@ export function run(command: string, args: string[], opts: SpawnOptions): Promis
   return new Promise((resolve) => child.on("close", (code) => resolve({ code: code ?? -1, output })));
 }
 
+/** Environment under which the processes a command starts read the machine's clock `days` later: Debian's libfaketime
+ * (.ci/run installs it) in every dynamically linked process; the Pulumi CLI, a Go program, keeps its own clock. */
+export const FAKETIME_LIB = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
+export const daysLater = (days: number) => ({
+  LD_PRELOAD: FAKETIME_LIB,
+  FAKETIME: `+${days}d`,
+  FAKETIME_DONT_FAKE_MONOTONIC: "1",
+});
+
 /** The ```sh blocks of a Markdown file of the repository, in order. */
 export const shBlocks = (file: string) =>
   [...fs.readFileSync(path.join(repoRoot, file), "utf8").matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
@@ -70,6 +79,7 @@ export function usersStack(lang: Lang, users: YamlUsers, token: string, env: Rec
     "users:prefix": users.prefix,
     "users:count": String(users.count),
     "users:auto": String(!!users.auto),
+    ...(users.rotateAfter ? { "users:rotateAfter": users.rotateAfter } : {}),
   };
   return TestStack.create({
     programDir: "test/programs/users",

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import { ApiServer, startApiServer } from "../../server/api-server";
 import { builtCli, nodeBinDir, pins, repoRoot } from "../../scripts/toolchain";
-import { ok, packedTarball, run, shBlocks } from "./cli-project";
+import { daysLater, ok, packedTarball, run, shBlocks } from "./cli-project";
 import { filesUnder, hits, secretsOf, withEncodings } from "./secrets";
 
 /** A `pulumi` in `dir` that appends each command line it is given to `dir/argv.log`, then runs the one in `cliDir`. */
@@ -91,6 +91,54 @@ export function tenantsHarness(language: "go" | "python", extraEnv: () => NodeJS
       expect(fs.readFileSync(path.join(h.example(), "workspace", "Pulumi.tenant-acme.yaml"), "utf8")).toMatch(
         /storage-user:accessToken:\n\s+secure:/,
       );
+    },
+    /**
+     * TENANTS_ROTATE_AFTER=90d, as the README's last paragraph says, for tenant hooli (`tenants` runs the service in
+     * examples/<language>): a user with a generated name; 89 days later onboard sends nothing and hands over the same
+     * env; 91 days later one new user whose env is handed over, the old one named; then nothing again.
+     */
+    async expectScheduledRotation(tenants: string) {
+      const handedOver = path.join(h.example(), "rotated.jsonl");
+      const onboard = async (days: number) => {
+        const before = h.api.createAttempts;
+        const clock = days > 0 ? daysLater(days) : {};
+        const env = { ...h.withToken, TENANTS_ROTATE_AFTER: "90d", ...clock };
+        const r = ok(await h.sh(`${h.setup}${tenants} onboard hooli >> rotated.jsonl`, env));
+        const last = fs.readFileSync(handedOver, "utf8").trim().split("\n").pop()!;
+        return {
+          sent: h.api.createAttempts - before,
+          handed: JSON.parse(last) as { userId: number },
+          output: r.output,
+        };
+      };
+      const first = await onboard(0);
+      const user = h.api.users.find((u) => u.Id === first.handed.userId)!;
+      expect([first.sent, user.Name]).toStrictEqual([1, expect.stringMatching(/^storage-[0-9a-f]{7}$/)]);
+      const early = await onboard(89);
+      expect([early.sent, early.handed, early.output]).toStrictEqual([
+        0,
+        first.handed,
+        expect.not.stringMatching(/ROTATION_DUE/),
+      ]);
+      const due = await onboard(91);
+      const rotated = h.api.users.at(-1)!;
+      expect([due.sent, due.handed]).toStrictEqual([
+        1,
+        {
+          tenant: "hooli",
+          userId: rotated.Id,
+          env: expect.objectContaining({ AWS_SECRET_ACCESS_KEY: rotated.S3Connection.SecretKey }),
+        },
+      ]);
+      expect(rotated.Name).not.toBe(user.Name);
+      expect(due.output).toContain(
+        `[ROTATION_DUE] StorageUser '${user.Name}' (id ${user.Id}) is 91d old, past its rotateAfter of 90d: it is replaced by a new user with new credentials`,
+      );
+      expect(due.output).toContain(
+        `[USER_LEFT_STACK] StorageUser '${user.Name}' (id ${user.Id}, on ${new URL(h.api.url).href})`,
+      );
+      const after = await onboard(91);
+      expect([after.sent, after.handed]).toStrictEqual([0, due.handed]);
     },
     /**
      * The backend under variant-state holds `stacks` (paths in it). The token is in none of its files, PULUMI_HOME or

@@ -1,0 +1,88 @@
+// rotateAfter through the real CLI, from TypeScript and from YAML (the package's plugin): the machine's clock moved
+// past the period by libfaketime in the environment of `pulumi` (the engine starts the provider with it; the CLI, a Go
+// program, keeps its own clock), never by waiting. Before the period nothing is sent; after it preview names the
+// rotation and why, up creates one new user with new credentials and lets the old one go, and the next up sends
+// nothing. Every refusal of a period: test/unit/rotation.test.ts.
+import * as fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ApiServer, startApiServer } from "../../../server/api-server";
+import { TestStack } from "../../../scripts/stack";
+import { daysLater as clock, failed, FAKETIME_LIB, Lang, ok, userType, usersStack } from "../../support/cli-project";
+
+const daysLater = (days: number) => ({ env: clock(days) });
+const token = "rotation-token-5d0e2a";
+
+test("libfaketime is installed (.ci/run: apt-get install libfaketime)", () => {
+  expect(fs.existsSync(FAKETIME_LIB)).toBe(true);
+});
+
+describe.each<Lang>(["TypeScript", "YAML"])("%s: a user with rotateAfter: 90d", (lang) => {
+  let api: ApiServer;
+  let stack: TestStack;
+  const user = async () => {
+    const state = (await stack.resources(userType(lang))).find((r) => r.id);
+    return { id: state!.id as string, userName: state!.outputs.userName as string };
+  };
+  const s3Secret = (userName: string) => api.users.find((u) => u.Name === userName)!.S3Connection.SecretKey;
+
+  beforeAll(async () => {
+    api = await startApiServer({ token });
+    stack = await usersStack(lang, { count: 1, prefix: "rot", auto: true, rotateAfter: "90d" }, token, {
+      STORAGE_API_URL: api.url,
+    });
+  });
+  afterAll(async () => {
+    await stack?.dispose();
+    await api?.close();
+  });
+
+  test("before the period, preview and up send nothing and change nothing", async () => {
+    ok(await stack.up());
+    expect(api.createAttempts).toBe(1);
+    const first = await user();
+    const pv = ok(await stack.preview([], daysLater(89)));
+    expect(pv.output).not.toMatch(/replace|ROTATION_DUE/);
+    const up = ok(await stack.up([], daysLater(89)));
+    expect(up.output).not.toMatch(/replace|ROTATION_DUE|USER_LEFT_STACK/);
+    expect([api.createAttempts, await user()]).toStrictEqual([1, first]);
+  });
+
+  test("past it, preview names the rotation and why; up creates one new user with new credentials; the next up sends nothing", async () => {
+    const old = await user();
+    const pv = ok(await stack.preview([], daysLater(91)));
+    expect(pv.output).toContain(
+      `warning: [ROTATION_DUE] StorageUser '${old.userName}' (id ${old.id}) is 91d old, past its rotateAfter of 90d: it is replaced by a new user with new credentials`,
+    );
+    expect(pv.output).toMatch(/1 to replace/);
+    expect(api.createAttempts).toBe(1);
+
+    const up = ok(await stack.up([], daysLater(91)));
+    expect(api.createAttempts).toBe(2);
+    const rotated = await user();
+    expect(rotated.userName).toMatch(/^rot-0-[0-9a-f]{7}$/);
+    expect([rotated.userName === old.userName, rotated.id === old.id]).toStrictEqual([false, false]);
+    expect(s3Secret(rotated.userName)).not.toBe(s3Secret(old.userName));
+    expect(up.output).toContain(
+      `[USER_LEFT_STACK] StorageUser '${old.userName}' (id ${old.id}, on ${new URL(api.url).href}) left the stack`,
+    );
+
+    const again = ok(await stack.up([], daysLater(91)));
+    expect(again.output).not.toMatch(/ROTATION_DUE/);
+    expect([api.createAttempts, await user()]).toStrictEqual([2, rotated]);
+  });
+
+  test("a given userName beside rotateAfter is refused at preview, naming why", async () => {
+    const named = await usersStack(lang, { count: 1, prefix: "rotn", rotateAfter: "90d" }, token, {
+      STORAGE_API_URL: api.url,
+    });
+    try {
+      const r = failed(await named.preview());
+      expect(r.output).toContain(
+        "[ROTATION_INVALID] StorageUser 'rotn-0' sets both rotateAfter and userName 'rotn-0': each rotation creates the new user while the old one still exists, and the service refuses a name that is taken",
+      );
+      expect(api.createAttempts).toBe(2);
+    } finally {
+      await named.dispose();
+    }
+  });
+});
