@@ -26,7 +26,7 @@ export interface YamlUsers {
   /** Each userName is `<prefix>-<i>` unless `auto` (generated names). */
   prefix: string;
   auto?: boolean;
-  /** Each user's rotateAfter (e.g. "90d"). */
+  /** Each user's rotateAfter (e.g. "90d"); the stack then exports `credentials` as examples/app-config reads them. */
   rotateAfter?: string;
   /** Resources are `<resource><i>` (default `<prefix>-<i>`), in project `project` (default yaml-users). */
   resource?: string;
@@ -37,7 +37,7 @@ export interface YamlUsers {
   noop?: [string, string];
 }
 
-/** Pulumi.yaml's text: `count` resources, no outputs. */
+/** Pulumi.yaml's text: `count` resources; outputs only with `rotateAfter`. */
 export function yamlUsersText(o: YamlUsers): string {
   const [name, type] = o.noop ?? ["storage-user", "storage-user:index:StorageUser"];
   const plugin = o.plugin ?? "./plugins/node_modules/pulumi-storage-user/bin";
@@ -46,11 +46,12 @@ export function yamlUsersText(o: YamlUsers): string {
     o.auto
       ? rotate && `    properties:\n${rotate}`
       : `    properties:\n      userName: ${o.prefix}-${i}\n${o.noop ? "      persistPassword: false\n" : ""}${rotate}`;
-  const resources = Array.from(
-    { length: o.count },
-    (_, i) => `  ${o.resource ?? `${o.prefix}-`}${i}:\n    type: ${type}\n${props(i)}`,
-  );
-  return `name: ${o.project ?? "yaml-users"}\nruntime: yaml\nplugins:\n  providers:\n    - name: ${name}\n      path: ${plugin}\nresources:\n${resources.join("")}`;
+  const names = Array.from({ length: o.count }, (_, i) => `${o.resource ?? `${o.prefix}-`}${i}`);
+  const resources = names.map((n, i) => `  ${n}:\n    type: ${type}\n${props(i)}`);
+  const outputs = o.rotateAfter
+    ? `outputs:\n  credentials:\n${names.map((n) => `    ${n}:\n      env: \${${n}.env}\n`).join("")}`
+    : "";
+  return `name: ${o.project ?? "yaml-users"}\nruntime: yaml\nplugins:\n  providers:\n    - name: ${name}\n      path: ${plugin}\nresources:\n${resources.join("")}${outputs}`;
 }
 
 /**

@@ -4,9 +4,11 @@
 // rotation and why, up creates one new user with new credentials and lets the old one go, and the next up sends
 // nothing. Every refusal of a period: test/unit/rotation.test.ts.
 import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
-import { TestStack } from "../../../scripts/stack";
+import { repoRoot, TestStack } from "../../../scripts/stack";
 import { daysLater as clock, failed, FAKETIME_LIB, Lang, ok, userType, usersStack } from "../../support/cli-project";
 
 const daysLater = (days: number) => ({ env: clock(days) });
@@ -19,6 +21,13 @@ test("libfaketime is installed (.ci/run: apt-get install libfaketime)", () => {
 describe.each<Lang>(["TypeScript", "YAML"])("%s: a user with rotateAfter: 90d", (lang) => {
   let api: ApiServer;
   let stack: TestStack;
+  /** examples/app-config over the users' stack: the application's dotenv file. */
+  let app: TestStack;
+  let envFile: string;
+  const handedOver = async () => {
+    ok(await app.up());
+    return /^AWS_SECRET_ACCESS_KEY='?([^'\n]*)'?$/m.exec(fs.readFileSync(envFile, "utf8"))![1];
+  };
   const user = async () => {
     const state = (await stack.resources(userType(lang))).find((r) => r.id);
     return { id: state!.id as string, userName: state!.outputs.userName as string };
@@ -30,8 +39,20 @@ describe.each<Lang>(["TypeScript", "YAML"])("%s: a user with rotateAfter: 90d", 
     stack = await usersStack(lang, { count: 1, prefix: "rot", auto: true, rotateAfter: "90d" }, token, {
       STORAGE_API_URL: api.url,
     });
+    envFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "rotation-app-")), "app.env");
+    app = await TestStack.create({
+      programDir: path.join(repoRoot, "examples", "app-config"),
+      shareBackendWith: stack,
+      config: {
+        "app-config:usersStack": `organization/${lang === "YAML" ? "yaml-users" : "users"}/${stack.stackName}`,
+        "app-config:user": "rot-0",
+        "app-config:file": envFile,
+      },
+    });
   });
   afterAll(async () => {
+    await app?.dispose();
+    if (envFile) fs.rmSync(path.dirname(envFile), { recursive: true, force: true });
     await stack?.dispose();
     await api?.close();
   });
@@ -45,9 +66,10 @@ describe.each<Lang>(["TypeScript", "YAML"])("%s: a user with rotateAfter: 90d", 
     const up = ok(await stack.up([], daysLater(89)));
     expect(up.output).not.toMatch(/replace|ROTATION_DUE|USER_LEFT_STACK/);
     expect([api.createAttempts, await user()]).toStrictEqual([1, first]);
+    expect(await handedOver()).toBe(s3Secret(first.userName));
   });
 
-  test("past it, preview names the rotation and why; up creates one new user with new credentials; the next up sends nothing", async () => {
+  test("past it, preview names the rotation and why; up creates one new user with new credentials, which the application's stack picks up; the next up sends nothing", async () => {
     const old = await user();
     const pv = ok(await stack.preview([], daysLater(91)));
     expect(pv.output).toContain(
@@ -66,6 +88,8 @@ describe.each<Lang>(["TypeScript", "YAML"])("%s: a user with rotateAfter: 90d", 
       `[USER_LEFT_STACK] StorageUser '${old.userName}' (id ${old.id}, on ${new URL(api.url).href}) left the stack`,
     );
 
+    // The application's stack picks the new credentials up at its next up.
+    expect(await handedOver()).toBe(s3Secret(rotated.userName));
     const again = ok(await stack.up([], daysLater(91)));
     expect(again.output).not.toMatch(/ROTATION_DUE/);
     expect([api.createAttempts, await user()]).toStrictEqual([2, rotated]);

@@ -1,7 +1,7 @@
 // `count` StorageUsers `<prefix>-<i>`, userName the same unless auto-named, for the fault,
 // interruption and load tests. Config (users:): prefix (required), count (default 1),
 // createTimeout (customTimeouts.create, e.g. "3s"), auto ("true": no userName, generated names),
-// rotateAfter (each user's rotateAfter, e.g. "90d").
+// rotateAfter (each user's rotateAfter, e.g. "90d"; the stack then exports `credentials` as examples/app-config reads them).
 import * as pulumi from "@pulumi/pulumi";
 import { StorageUser } from "pulumi-storage-user";
 
@@ -19,3 +19,8 @@ const users = Array.from(
     ),
 );
 export const userIds = users.map((u) => u.userId);
+// With rotateAfter, what examples/app-config reads: each user's env by resource name (secret).
+if (rotateAfter)
+  module.exports.credentials = pulumi.secret(
+    Object.fromEntries(users.map((u, i) => [`${prefix}-${i}`, { env: u.env }])),
+  );
