@@ -45,8 +45,8 @@ const settings = {
     secret: true,
   },
 };
-// Not set after every create: a default connection has none; an answer may list no creation task.
-const optional = ["connection", "creationTaskId"];
+// Not set after every create: a default connection has none; an answer may list no creation task; rotateAfter is optional.
+const optional = ["connection", "creationTaskId", "rotateAfter"];
 
 export const typeToken = TYPES.pluginUser;
 export const schema = {

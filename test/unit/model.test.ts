@@ -10,11 +10,12 @@ import { packageVersion } from "../../scripts/toolchain";
 
 describe("the plugin's schema", () => {
   const resource = schema.resources[typeToken];
-  test("has the description's inputs and outputs, nothing else; all but two are set after every create", () => {
+  test("has the description's inputs and outputs, nothing else; all but three are set after every create", () => {
     expect(Object.keys(resource.inputProperties).sort()).toEqual(Object.keys(inputs).sort());
     expect(Object.keys(resource.properties).sort()).toEqual([...Object.keys(inputs), ...outputNames].sort());
     expect(Object.keys(resource.properties).filter((k) => !resource.required.includes(k))).toEqual([
       "connection",
+      "rotateAfter",
       "creationTaskId",
     ]);
     expect(schema.version).toBe(packageVersion);

@@ -37,6 +37,8 @@ type StorageUser struct {
 	Password pulumi.StringOutput `pulumi:"password"`
 	// The `persistPassword` input, as sent (`false` unless given).
 	PersistPassword pulumi.BoolOutput `pulumi:"persistPassword"`
+	// The `rotateAfter` input: the period after which an up rotates the user; undefined: none.
+	RotateAfter pulumi.StringPtrOutput `pulumi:"rotateAfter"`
 	// Secret: S3-compatible API connection.
 	S3 S3ConnectionOutput `pulumi:"s3"`
 	// Plain: the S3 endpoint, for configuration that must not be secret.
@@ -90,6 +92,8 @@ type storageUserArgs struct {
 	Connection *string `pulumi:"connection"`
 	// Request member `PersistPassword`, sent as 1 or 0. The spec gives it no meaning; changing it creates a new user.
 	PersistPassword *bool `pulumi:"persistPassword"`
+	// Rotate the credentials on a schedule: once the user is this old, the next preview shows it replaced and the next up creates a new user with a new generated name and new credentials, the old one leaving the stack as on any replace. Whole numbers with units w, d, h, m (minutes): "90d", "12h", "1d12h". The age counts from the create (users created before 0.7.0: from the first up with rotateAfter). Not with a given userName.
+	RotateAfter *string `pulumi:"rotateAfter"`
 	// Requested login of the new user (request member `UserName`). Changing it creates a new user. Left out, a name is generated on create: the resource name, "-", 7 random hex digits, kept on every update and new on every replace, which is how to rotate credentials.
 	UserName *string `pulumi:"userName"`
 }
@@ -100,6 +104,8 @@ type StorageUserArgs struct {
 	Connection pulumi.StringPtrInput
 	// Request member `PersistPassword`, sent as 1 or 0. The spec gives it no meaning; changing it creates a new user.
 	PersistPassword pulumi.BoolPtrInput
+	// Rotate the credentials on a schedule: once the user is this old, the next preview shows it replaced and the next up creates a new user with a new generated name and new credentials, the old one leaving the stack as on any replace. Whole numbers with units w, d, h, m (minutes): "90d", "12h", "1d12h". The age counts from the create (users created before 0.7.0: from the first up with rotateAfter). Not with a given userName.
+	RotateAfter pulumi.StringPtrInput
 	// Requested login of the new user (request member `UserName`). Changing it creates a new user. Left out, a name is generated on create: the resource name, "-", 7 random hex digits, kept on every update and new on every replace, which is how to rotate credentials.
 	UserName pulumi.StringPtrInput
 }
@@ -194,6 +200,11 @@ func (o StorageUserOutput) Password() pulumi.StringOutput {
 // The `persistPassword` input, as sent (`false` unless given).
 func (o StorageUserOutput) PersistPassword() pulumi.BoolOutput {
 	return o.ApplyT(func(v *StorageUser) pulumi.BoolOutput { return v.PersistPassword }).(pulumi.BoolOutput)
+}
+
+// The `rotateAfter` input: the period after which an up rotates the user; undefined: none.
+func (o StorageUserOutput) RotateAfter() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *StorageUser) pulumi.StringPtrOutput { return v.RotateAfter }).(pulumi.StringPtrOutput)
 }
 
 // Secret: S3-compatible API connection.

@@ -22,12 +22,14 @@ class StorageUserArgs:
     def __init__(__self__, *,
                  connection: pulumi.Input[Optional[_builtins.str]] = None,
                  persist_password: pulumi.Input[Optional[_builtins.bool]] = None,
+                 rotate_after: pulumi.Input[Optional[_builtins.str]] = None,
                  user_name: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a StorageUser resource.
 
         :param pulumi.Input[_builtins.str] connection: Name of a connection, for users on several services in one program: the address and token it names are read from STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME> in the environment (TypeScript programs can set them in stack config too). Omitted: the provider's own settings. A user never moves on its own.
         :param pulumi.Input[_builtins.bool] persist_password: Request member `PersistPassword`, sent as 1 or 0. The spec gives it no meaning; changing it creates a new user.
+        :param pulumi.Input[_builtins.str] rotate_after: Rotate the credentials on a schedule: once the user is this old, the next preview shows it replaced and the next up creates a new user with a new generated name and new credentials, the old one leaving the stack as on any replace. Whole numbers with units w, d, h, m (minutes): "90d", "12h", "1d12h". The age counts from the create (users created before 0.7.0: from the first up with rotateAfter). Not with a given userName.
         :param pulumi.Input[_builtins.str] user_name: Requested login of the new user (request member `UserName`). Changing it creates a new user. Left out, a name is generated on create: the resource name, "-", 7 random hex digits, kept on every update and new on every replace, which is how to rotate credentials.
         """
         if connection is not None:
@@ -36,6 +38,8 @@ class StorageUserArgs:
             persist_password = False
         if persist_password is not None:
             pulumi.set(__self__, "persist_password", persist_password)
+        if rotate_after is not None:
+            pulumi.set(__self__, "rotate_after", rotate_after)
         if user_name is not None:
             pulumi.set(__self__, "user_name", user_name)
 
@@ -64,6 +68,18 @@ class StorageUserArgs:
         pulumi.set(self, "persist_password", value)
 
     @_builtins.property
+    @pulumi.getter(name="rotateAfter")
+    def rotate_after(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Rotate the credentials on a schedule: once the user is this old, the next preview shows it replaced and the next up creates a new user with a new generated name and new credentials, the old one leaving the stack as on any replace. Whole numbers with units w, d, h, m (minutes): "90d", "12h", "1d12h". The age counts from the create (users created before 0.7.0: from the first up with rotateAfter). Not with a given userName.
+        """
+        return pulumi.get(self, "rotate_after")
+
+    @rotate_after.setter
+    def rotate_after(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "rotate_after", value)
+
+    @_builtins.property
     @pulumi.getter(name="userName")
     def user_name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -84,6 +100,7 @@ class StorageUser(pulumi.ComponentResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  connection: pulumi.Input[Optional[_builtins.str]] = None,
                  persist_password: pulumi.Input[Optional[_builtins.bool]] = None,
+                 rotate_after: pulumi.Input[Optional[_builtins.str]] = None,
                  user_name: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -93,6 +110,7 @@ class StorageUser(pulumi.ComponentResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] connection: Name of a connection, for users on several services in one program: the address and token it names are read from STORAGE_API_URL_<NAME> and STORAGE_ACCESS_TOKEN_<NAME> in the environment (TypeScript programs can set them in stack config too). Omitted: the provider's own settings. A user never moves on its own.
         :param pulumi.Input[_builtins.bool] persist_password: Request member `PersistPassword`, sent as 1 or 0. The spec gives it no meaning; changing it creates a new user.
+        :param pulumi.Input[_builtins.str] rotate_after: Rotate the credentials on a schedule: once the user is this old, the next preview shows it replaced and the next up creates a new user with a new generated name and new credentials, the old one leaving the stack as on any replace. Whole numbers with units w, d, h, m (minutes): "90d", "12h", "1d12h". The age counts from the create (users created before 0.7.0: from the first up with rotateAfter). Not with a given userName.
         :param pulumi.Input[_builtins.str] user_name: Requested login of the new user (request member `UserName`). Changing it creates a new user. Left out, a name is generated on create: the resource name, "-", 7 random hex digits, kept on every update and new on every replace, which is how to rotate credentials.
         """
         ...
@@ -121,6 +139,7 @@ class StorageUser(pulumi.ComponentResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  connection: pulumi.Input[Optional[_builtins.str]] = None,
                  persist_password: pulumi.Input[Optional[_builtins.bool]] = None,
+                 rotate_after: pulumi.Input[Optional[_builtins.str]] = None,
                  user_name: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -137,6 +156,7 @@ class StorageUser(pulumi.ComponentResource):
             if persist_password is None:
                 persist_password = False
             __props__.__dict__["persist_password"] = persist_password
+            __props__.__dict__["rotate_after"] = rotate_after
             __props__.__dict__["user_name"] = user_name
             __props__.__dict__["base_url"] = None
             __props__.__dict__["creation_task_id"] = None
@@ -250,6 +270,14 @@ class StorageUser(pulumi.ComponentResource):
         The `persistPassword` input, as sent (`false` unless given).
         """
         return pulumi.get(self, "persist_password")
+
+    @_builtins.property
+    @pulumi.getter(name="rotateAfter")
+    def rotate_after(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The `rotateAfter` input: the period after which an up rotates the user; undefined: none.
+        """
+        return pulumi.get(self, "rotate_after")
 
     @_builtins.property
     @pulumi.getter
