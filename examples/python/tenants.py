@@ -6,10 +6,10 @@ hands each tenant's credentials, as environment variables, to its caller on stan
     tenants preview  <tenant>...   what onboarding would do (needs no token)
     tenants onboard  <tenant>...   create or keep each tenant's user; prints {"tenant","userId","env"} per line
     tenants rotate   <tenant>...   new credentials: a new user replaces the old one (replacement_trigger)
+    tenants offboard <tenant>...   destroy the tenant's stack (the user stays on the service: the API cannot delete)
 
 With TENANTS_ROTATE_AFTER set (a period such as 90d), users are onboarded with generated names and
 rotate_after: the first onboard after a user is that old replaces it, handing over new credentials.
-    tenants offboard <tenant>...   destroy the tenant's stack (the user stays on the service: the API cannot delete)
 
 Settings, all from the environment of the service: STORAGE_API_URL, STORAGE_ACCESS_TOKEN (set into
 each tenant's stack config, the token as a secret, then removed from the environment the Pulumi

@@ -111,7 +111,7 @@ test("bad input, a token set without --secret (in the default workspace), and an
     h.edit(path.join(h.example(), "tenants.py"), from, to, path.join(variant, name));
   edited("plain.py", '"set", "--secret", "--stack"', '"set", "--plaintext", "--stack"');
   h.edit(path.join(variant, "plain.py"), "opts=auto.LocalWorkspaceOptions(work_dir=str(self.work_dir)),", "");
-  edited("bad.py", 'user_name=f"{tenant}-{suffix}"', 'user_name=f" {tenant}-{suffix}"');
+  edited("bad.py", 'else f"{tenant}-{suffix}"', 'else f" {tenant}-{suffix}"');
   const sdk = path.join(h.work, "sdk", "python-9.9.9");
   fs.cpSync(path.join(h.work, "sdk", "python"), sdk, { recursive: true });
   h.edit(path.join(sdk, "pyproject.toml"), `version = "${packageVersion}"`, 'version = "9.9.9"');
