@@ -306,7 +306,12 @@ export function reportChanges(before: Map<string, string>, after: Map<string, st
         const what = !nextLines ? "removed" : lines.join("\n") !== nextLines.join("\n") ? "changed" : undefined;
         if (!what) continue;
         reported.push(key);
-        changes.push({ surface: entryOf(file), name: key, what });
+        // A type two entries spell out (the catalogue's, through StorageUserError) is one change, of both.
+        const same = changes.find(
+          (c) => c.name === key && c.what === what && c.surface.startsWith("pulumi-storage-user"),
+        );
+        if (same) same.surface += `, ${entryOf(file)}`;
+        else changes.push({ surface: entryOf(file), name: key, what });
       }
     }
   }
