@@ -27,7 +27,7 @@ test("SDKs that lost a Go method and a Python property differ from the reports, 
     expect(after).not.toBe(before);
     fs.writeFileSync(path.join(copy, file), after);
   };
-  cut("sdk/go/storageuser/storageUser.go", /\nfunc \(o StorageUserOutput\) FtpUrl\(\)[^}]*\}\n/);
+  cut("sdk/go/storageuser/storageUser.go", /\nfunc \(o StorageUserOutput\) FtpUrl\(\)[^\n]*\n[^\n]*\n\}\n/);
   cut(
     "sdk/python/pulumi_storage_user/storage_user.py",
     /\n {4}@_builtins\.property\n {4}@pulumi\.getter\(name="ftpUrl"\)\n {4}def ftp_url\(self\)[^\n]*\n(?: {8}[^\n]*\n|\n)*?(?= {4}@)/,
