@@ -1,5 +1,5 @@
 // The package's root entry: what a Pulumi program imports, each name a promise kept across releases
-// (test/support/public-surface.json). Services and operators: ./automation; mocks: ./testing.
+// (surface/typescript/*.api.md). Services and operators: ./automation; mocks: ./testing.
 export { StorageUser, StorageUserArgs } from "./storage-user";
 export type { Credentials, FtpConnection, S3Connection, SwiftConnection, Task } from "./model";
 export { envOf, ftpUrlOf } from "./model";

@@ -1,11 +1,14 @@
-// The package's public surface is test/support/public-surface.json, no more and no less: every exported
+// The package's exports are those of its committed API reports (surface/typescript/*.api.md, made by
+// API Extractor: test/unit/surface.test.ts holds them to the build), no more and no less: every exported
 // name is a promise kept across releases, so one cannot be added, dropped or change kind without
-// that committed file changing with it, in review. Read from the entries' declaration files, as
-// users' compilers see them; test/e2e/reference.test.ts holds the generated reference to the same list.
+// that committed file changing with it, in review. Read here by the compiler from the entries'
+// declaration files, as users' compilers see them, a second reading beside API Extractor's;
+// test/e2e/reference.test.ts holds the generated reference to the same list.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import { expect, test } from "vitest";
+import { entries as reports, exportsOf } from "../../scripts/surface";
 import { repoRoot } from "../../scripts/toolchain";
 
 type Kind = "class" | "function" | "const" | "type";
@@ -34,8 +37,11 @@ function exported(declarationFile: string): Record<string, Kind> {
   return out;
 }
 
-const pinned = JSON.parse(
-  fs.readFileSync(path.join(repoRoot, "test", "support", "public-surface.json"), "utf8"),
+const pinned = Object.fromEntries(
+  Object.entries(reports).map(([entry, name]) => [
+    entry,
+    exportsOf(fs.readFileSync(path.join(repoRoot, "surface", "typescript", `${name}.api.md`), "utf8")),
+  ]),
 ) as Record<string, Record<string, Kind>>;
 
 test("the pinned list covers exactly the API entries of package.json's exports; each resolves to its declaration file under both exports and typesVersions", () => {
