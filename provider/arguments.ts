@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { defaults } from "./defaults";
 import { CONNECTION_NAME } from "./config";
 import { nameFromUrn } from "./identity";
-import { Failure, messages } from "./messages";
+import { Failure, messages, StorageUserError } from "./messages";
 import { inputs } from "./model";
 
 const reasons = messages.reasons;
@@ -80,4 +80,20 @@ export function inputFailures(values: Record<string, unknown>, listAccepted = tr
     if (reason) failures.push({ property, reason });
   }
   return failures;
+}
+
+/**
+ * Refuses the resource options a create-only API cannot honour (docs/lifecycle.md "Resource options"), as the
+ * TypeScript class sets them and as the plugin's Construct reads them from the engine's request.
+ */
+export function refuseUnsupportedOptions(
+  name: string,
+  opts: { deleteBeforeReplace?: boolean; replaceOnChanges?: readonly string[] } | undefined,
+): void {
+  const option = opts?.deleteBeforeReplace
+    ? "deleteBeforeReplace"
+    : opts?.replaceOnChanges?.includes("*")
+      ? 'replaceOnChanges: ["*"]'
+      : undefined;
+  if (option) throw new StorageUserError("INVALID_INPUT", { problem: "unsupportedOption", name, option });
 }
