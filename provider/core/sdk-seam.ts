@@ -49,7 +49,15 @@ export function runStore(): Store | undefined {
 }
 
 type Prepare = ((error: Error, frames: NodeJS.CallSite[]) => string) & { trims?: true };
-const sdkDir = () => path.dirname(require.resolve("@pulumi/pulumi/package.json")) + path.sep;
+/** The SDK's folder, with a separator at its end; a folder no file is in when it cannot be found. */
+function sdkDir(): string {
+  try {
+    return path.dirname(require.resolve("@pulumi/pulumi/package.json")) + path.sep;
+  } catch (err) {
+    skip("telling the SDK's frames", err);
+    return "\0";
+  }
+}
 
 /**
  * The SDK takes a resource's source position below its class (for ours, our constructor) and keeps in state every
@@ -251,8 +259,8 @@ export function askFeaturesOnce(): boolean {
 }
 
 /**
- * The SDK takes a stack per RPC and per resource (which the engine stores), each an `Error` with no message made
- * in its own files: in the plugin those are the plugin's own frames, so they are left empty, which keeps them out
+ * The SDK takes a stack per RPC and per resource (which the engine stores), each with no message, taken in its own
+ * files: in the plugin those are the plugin's own frames, so they are left empty, which keeps them out
  * of state and costs no formatting. Every other error keeps its stack: a crash is logged with its frames.
  */
 export function quietSdkStacks(): boolean {
@@ -260,7 +268,7 @@ export function quietSdkStacks(): boolean {
   if (previous !== undefined && !isFunction(previous)) return !skip("quiet SDK stacks", "prepareStackTrace is set");
   const sdk = sdkDir();
   const format: Prepare = (error, frames) => {
-    if (error.message === "" && frames[0]?.getFileName()?.startsWith(sdk)) return error.name;
+    if (!(error as { message?: string }).message && frames[0]?.getFileName()?.startsWith(sdk)) return error.name;
     if (previous) return previous(error, frames);
     return [`${error.name}${error.message ? `: ${error.message}` : ""}`, ...frames.map(String)].join("\n    at ");
   };
