@@ -275,3 +275,24 @@ export function quietSdkStacks(): boolean {
   Error.prepareStackTrace = format;
   return true;
 }
+
+/**
+ * How a resource's registration ended, from its URN's Output (the SDK's own promise): `registered`; `failed`, when
+ * the engine refused it after reporting the step's own error (the SDK's "resource registration failed": Node.js
+ * SDKs do not ask for result reporting); `closing`, when the engine was shutting down (the SDK's "Resource monitor
+ * is terminating"); or the error itself. `registered` too when the SDK moved (no `promise`): then the SDK's own
+ * handling of the outputs decides, as before.
+ */
+export async function registration(urn: object): Promise<"registered" | "failed" | "closing" | { error: unknown }> {
+  const promise = (urn as { promise?: () => Promise<unknown> }).promise;
+  if (!isFunction(promise)) return skip("telling how a registration ended", "no Output.promise") ?? "registered";
+  try {
+    await promise.call(urn);
+    return "registered";
+  } catch (error) {
+    const message = error instanceof Error ? error.message : "";
+    if (/: (?:\d+ INTERNAL: )?resource registration failed$/.test(message)) return "failed";
+    if (/: Resource monitor is terminating$/.test(message)) return "closing";
+    return { error };
+  }
+}

@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as provider from "@pulumi/pulumi/provider";
-import { CustomResource, DependencyResource, ProviderResource } from "@pulumi/pulumi/resource";
+import { createUrn, CustomResource, DependencyResource, ProviderResource } from "@pulumi/pulumi/resource";
 import { checkConfig, settingKeys, Settings } from "../config";
 import { lifecycle } from "../core/lifecycle";
 import { StorageUserError } from "../messages";
@@ -14,7 +14,14 @@ import { nameFromUrn } from "../identity";
 import { isObject, outputNames, SECRET_SIG } from "../model";
 import { derive, secretOutputs, Stored } from "../derive";
 import { keysInStackFile, plainInFiles } from "../project-file";
-import { askFeaturesOnce, ConstructExtras, hookProviderServer, ProviderHooks, quietSdkStacks } from "../core/sdk-seam";
+import {
+  askFeaturesOnce,
+  ConstructExtras,
+  hookProviderServer,
+  ProviderHooks,
+  quietSdkStacks,
+  registration,
+} from "../core/sdk-seam";
 import { schema, typeToken } from "./schema";
 
 type Props = Record<string, unknown>;
@@ -142,6 +149,13 @@ const storageUserProvider: provider.Provider = {
       ...(extras?.hideDiffs?.length ? { hideDiffs: extras.hideDiffs } : {}),
     };
     const user = new User(type, name, { ...props, account: undefined, secrets: undefined }, opts) as User & Stored;
+    // A user the engine refused (it reported why) or could not take (it is shutting down) ends its Construct
+    // quietly: a failed Construct is one more error, and makes the engine abort the run at once, reporting every
+    // other user's Construct still on the way as failed ("the client connection is closing") while its create may
+    // well have succeeded. The run fails all the same, on the step's own error.
+    const ended = await registration(user.urn);
+    if (ended === "failed" || ended === "closing") return { urn: createUrn(name, type, rest.parent), state: {} };
+    if (typeof ended === "object") throw ended.error;
     const outputs = Object.fromEntries(
       outputNames.map((output) => [output, derive(user, output, secret.derived.has(output))]),
     );
