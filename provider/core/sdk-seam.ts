@@ -174,8 +174,10 @@ export interface ProviderHooks {
   configure(args: Props): void;
   /** Before the SDK's Create: the request's timeout (seconds, 0 when none). */
   create(urn: string, timeoutSeconds: number): void;
-  /** Runs the SDK's Construct: `run` inside whatever scope the plugin keeps the request's options in. */
-  construct(extras: ConstructExtras, run: () => void): void;
+  /** Runs the SDK's Construct of resource `name`: `run` inside whatever scope the plugin keeps the request's options in. */
+  construct(name: string, extras: ConstructExtras, run: () => void): void;
+  /** After the SDK answered it. */
+  constructed(name: string): void;
 }
 
 /**
@@ -227,8 +229,11 @@ export function hookProviderServer(hooks: ProviderHooks): boolean {
         sdkCreate(call, callback);
       };
       if (sdkConstruct)
-        impl.construct = (call: { request: Props }, callback: Callback) =>
-          hooks.construct(constructExtras(call.request), () => sdkConstruct(call, callback));
+        impl.construct = (call: { request: Props & { getName?(): string } }, callback: Callback) => {
+          const name = call.request.getName?.() ?? "";
+          const answer: Callback = (err, resp) => (callback(err, resp), hooks.constructed(name));
+          hooks.construct(name, constructExtras(call.request), () => sdkConstruct(call, answer));
+        };
     }
     return (addService as (...a: unknown[]) => unknown).call(this, service, impl);
   };

@@ -94,8 +94,37 @@ const hooks: ProviderHooks = {
   create(urn, seconds) {
     if (seconds > 0) createTimeoutsMs.set(urn, seconds * 1000);
   },
-  construct: (extras, run) => constructing.run(extras, run),
+  construct(name, extras, run) {
+    owe(name, 1);
+    constructing.run(extras, run);
+  },
+  constructed: (name) => owe(name, -1),
 };
+
+// A failed create makes the engine end the run at once and close the plugin, with every Construct still on its way
+// reported failed ("grpc: the client connection is closing"), though its user may have been created and recorded. So
+// a create that fails answers only once every other Construct has answered: their creates hold the engine's workers
+// and end on their own (within their budgets). One still unanswered 10 s after the last create ended no longer holds
+// it back (its user waits for a worker the failing create holds, with `--parallel`).
+const owed = new Map<string, number>(); // by resource name: Constructs not answered yet
+let creating = 0;
+const wake: Array<() => void> = [];
+function owe(name: string, n: number): void {
+  const left = (owed.get(name) ?? 0) + n;
+  if (left > 0) owed.set(name, left);
+  else owed.delete(name);
+  for (const f of wake.splice(0)) f();
+}
+async function othersAnswered(): Promise<void> {
+  for (let since = Date.now(); owed.size > 0;) {
+    if (creating > 0) since = Date.now();
+    else if (Date.now() - since > 10_000) return;
+    await new Promise<void>((done) => {
+      wake.push(done);
+      setTimeout(done, 250).unref();
+    });
+  }
+}
 
 const withUrn = (urn: string, props: Props): Props => ({ ...props, __urn: urn });
 class User extends CustomResource {}
@@ -111,10 +140,22 @@ const storageUserProvider: provider.Provider = {
   diff: (id, urn, olds, news) => user.diff(id, fromEngine(olds), withUrn(urn, fromEngine(news))),
   async create(urn, inputs) {
     const timeout = createTimeoutsMs.get(urn);
-    const result = await user.create({
-      ...withUrn(urn, fromEngine(inputs)),
-      ...(timeout ? { __createTimeoutMs: timeout } : {}),
-    });
+    const name = nameFromUrn(urn);
+    creating++;
+    let result: Awaited<ReturnType<typeof user.create>>;
+    try {
+      result = await user.create({
+        ...withUrn(urn, fromEngine(inputs)),
+        ...(timeout ? { __createTimeoutMs: timeout } : {}),
+      });
+    } catch (err) {
+      creating--;
+      owe(name, -1); // its own Construct answers only after the engine hears of this
+      await othersAnswered();
+      throw err;
+    }
+    creating--;
+    owe(name, 0); // a create fewer running
     return { id: result.id, outs: toEngine(result.outs as Props) };
   },
   async update(id, urn, olds, news) {
