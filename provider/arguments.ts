@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { defaults } from "./defaults";
 import { CONNECTION_NAME } from "./config";
 import { nameFromUrn } from "./identity";
-import { ErrorArgs, Failure, messages } from "./messages";
+import { ErrorArgs, Failure, messages, StorageUserError } from "./messages";
 import { inputs } from "./model";
 
 const reasons = messages.reasons;
@@ -130,4 +130,20 @@ export function periodText(ms: number): string {
     .filter(([n], i) => n > 0 || i === 0)
     .map(([n, unit]) => `${n}${unit}`)
     .join("");
+}
+
+/**
+ * Refuses the resource options a create-only API cannot honour (docs/lifecycle.md "Resource options"), as the
+ * TypeScript class sets them and as the plugin's Construct reads them from the engine's request.
+ */
+export function refuseUnsupportedOptions(
+  name: string,
+  opts: { deleteBeforeReplace?: boolean; replaceOnChanges?: readonly string[] } | undefined,
+): void {
+  const option = opts?.deleteBeforeReplace
+    ? "deleteBeforeReplace"
+    : opts?.replaceOnChanges?.includes("*")
+      ? 'replaceOnChanges: ["*"]'
+      : undefined;
+  if (option) throw new StorageUserError("INVALID_INPUT", { problem: "unsupportedOption", name, option });
 }

@@ -1,9 +1,16 @@
 // The StorageUser resource as programs construct it: its arguments, options and outputs.
 import * as pulumi from "@pulumi/pulumi";
 import { StorageUserError } from "./messages";
-import { argNames, inputFailures, PREVIEW_MARK, rotationRefusal, withDefaults } from "./arguments";
+import {
+  argNames,
+  inputFailures,
+  PREVIEW_MARK,
+  refuseUnsupportedOptions,
+  rotationRefusal,
+  withDefaults,
+} from "./arguments";
 import { outputNames, OutputValues } from "./model";
-import { derive, Stored } from "./derive";
+import { derive, secretOutputs, Stored } from "./derive";
 import { assertConfig, programStacks, perRun, redactResponseDumps, urnOf } from "./program";
 import { serializableProvider } from "./serializable";
 
@@ -57,13 +64,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
   constructor(name: string, args: StorageUserArgs = {}, opts?: pulumi.CustomResourceOptions) {
     if (opts?.import !== undefined || opts?.id !== undefined)
       throw new StorageUserError("IMPORT_UNSUPPORTED", { name });
-    // Options a create-only API cannot honour (docs/lifecycle.md "Resource options").
-    const option = opts?.deleteBeforeReplace
-      ? "deleteBeforeReplace"
-      : opts?.replaceOnChanges?.includes("*")
-        ? 'replaceOnChanges: ["*"]'
-        : undefined;
-    if (option) throw new StorageUserError("INVALID_INPUT", { problem: "unsupportedOption", name, option });
+    refuseUnsupportedOptions(name, opts);
     assertConfig();
     if (args === null || typeof args !== "object")
       throw new StorageUserError("INVALID_INPUT", { problem: "noArguments", name });
@@ -82,6 +83,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
     if (refusal) throw new StorageUserError(...refusal);
     const createTimeoutMs = durationMs(opts?.customTimeouts?.create);
     programStacks();
+    const secret = secretOutputs(opts?.additionalSecretOutputs);
     // Each key costs the SDK an Output and the engine a property per resource: only what the plugin or state needs.
     super(
       serializableProvider("runtime"),
@@ -98,7 +100,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
         account: undefined,
         secrets: undefined,
       },
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["secrets"] }),
+      { ...opts, additionalSecretOutputs: secret.state },
       "storage",
       "StorageUser",
     );
@@ -106,6 +108,16 @@ export class StorageUser extends pulumi.dynamic.Resource {
     if (args.persistPassword === undefined) this.persistPassword = byDefault().persistPassword;
     if (args.connection === undefined) this.connection = byDefault().none;
     if (args.rotateAfter === undefined) this.rotateAfter = byDefault().none;
+    // Each output is made from state when first read, and kept.
+    for (const output of outputNames)
+      Object.defineProperty(this, output, {
+        configurable: true,
+        get: () => {
+          const value = derive(this as unknown as Stored, output, secret.derived.has(output));
+          Object.defineProperty(this, output, { value, enumerable: true });
+          return value;
+        },
+      });
   }
 
   /** Not supported: the API cannot return an existing user's credentials. Always throws. */
@@ -119,13 +131,3 @@ const byDefault = perRun(() => ({
   persistPassword: pulumi.output(withDefaults({}).persistPassword),
   none: pulumi.output(undefined),
 }));
-
-for (const name of outputNames)
-  Object.defineProperty(StorageUser.prototype, name, {
-    configurable: true,
-    get(this: Stored) {
-      const value = derive(this, name);
-      Object.defineProperty(this, name, { value, enumerable: true });
-      return value;
-    },
-  });

@@ -270,7 +270,8 @@ function declarations(report: string): Map<string, { exported: boolean; paths: M
         line,
       );
       if (depth >= 1 && member) stack.splice(depth - 1, Infinity, member[1].replace(/"/g, ""));
-      else stack.splice(depth, Infinity);
+      // A closing brace belongs to what it closes, not to the member before it.
+      else stack.splice(line.trim().startsWith("}") ? depth - 1 : depth, Infinity);
       const key = [head[2], ...stack.slice(0, Math.min(depth, 2))].join(".");
       decl.paths.set(key, [...(decl.paths.get(key) ?? []), line.trim()]);
       depth += (line.match(/\{/g) ?? []).length - (line.match(/\}/g) ?? []).length;

@@ -3,17 +3,25 @@
 // that keeps TypeScript's state, and derives the outputs each run (docs/decisions.md "The plugin's state").
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { createRequire } from "node:module";
+import { AsyncLocalStorage } from "node:async_hooks";
 import * as provider from "@pulumi/pulumi/provider";
-import { CustomResource, ProviderResource } from "@pulumi/pulumi/resource";
+import { createUrn, CustomResource, DependencyResource, ProviderResource } from "@pulumi/pulumi/resource";
 import { checkConfig, settingKeys, Settings } from "../config";
 import { lifecycle } from "../core/lifecycle";
 import { StorageUserError } from "../messages";
-import { SUFFIX } from "../arguments";
+import { refuseUnsupportedOptions, SUFFIX } from "../arguments";
 import { nameFromUrn } from "../identity";
 import { isObject, outputNames, SECRET_SIG } from "../model";
-import { derive, Stored } from "../derive";
+import { derive, secretOutputs, Stored } from "../derive";
 import { keysInStackFile, plainInFiles } from "../project-file";
+import {
+  askFeaturesOnce,
+  ConstructExtras,
+  hookProviderServer,
+  ProviderHooks,
+  quietSdkStacks,
+  registration,
+} from "../core/sdk-seam";
 import { schema, typeToken } from "./schema";
 
 type Props = Record<string, unknown>;
@@ -61,78 +69,61 @@ function checkProviderConfig(urn: string, news: Props): Props {
   return typeof news.accessToken === "string" ? { ...news, accessToken: { token: secret(news.accessToken) } } : news;
 }
 
-type Call = {
-  request: { getUrn(): string; getNews?(): Struct; getArgs?(): Struct | undefined; getTimeout?(): number };
-};
-type Struct = { toJavaScript(): Props };
-type Callback = (err: unknown, resp?: unknown) => void;
 // customTimeouts.create per URN, from each Create request (the SDK's server drops it).
 const createTimeoutsMs = new Map<string, number>();
+// Each Construct's options that the SDK's server does not pass to `construct`, read from its request.
+const constructing = new AsyncLocalStorage<ConstructExtras>();
 
-// @pulumi/pulumi/provider's server answers CheckConfig (unimplemented) and Configure itself and hands the
-// provider nothing, so its gRPC handlers are wrapped where it registers them.
-function wrapServer(): void {
-  const sdkRequire = createRequire(require.resolve("@pulumi/pulumi/provider/server"));
-  type AddService = (service: Record<string, { path?: string }>, impl: Props) => void;
-  const grpc = sdkRequire("@grpc/grpc-js") as {
-    Server: { prototype: { addService: AddService } };
-    status: { FAILED_PRECONDITION: number };
-  };
-  const pb = sdkRequire("../proto/provider_pb") as { CheckResponse: new () => { setInputs(s: unknown): void } };
-  type Structs = { Struct: { fromJavaScript(v: Props): unknown } };
-  const { Struct } = sdkRequire("google-protobuf/google/protobuf/struct_pb") as Structs;
-  const fail = (callback: Callback, err: unknown) =>
-    callback({ code: grpc.status.FAILED_PRECONDITION, details: err instanceof Error ? err.message : String(err) });
-  const addService = grpc.Server.prototype.addService;
-  grpc.Server.prototype.addService = function (service, impl) {
-    if (service.checkConfig?.path === "/pulumirpc.ResourceProvider/CheckConfig") {
-      impl.checkConfig = (call: Call, callback: Callback) => {
-        try {
-          const resp = new pb.CheckResponse();
-          resp.setInputs(
-            Struct.fromJavaScript(checkProviderConfig(call.request.getUrn(), call.request.getNews!().toJavaScript())),
-          );
-          callback(null, resp);
-        } catch (err) {
-          fail(callback, err);
-        }
-      };
-      const sdkConfigure = (impl.configure as (call: Call, cb: Callback) => void).bind(impl);
-      impl.configure = (call: Call, callback: Callback) => {
-        const args = call.request.getArgs?.()?.toJavaScript() ?? {};
-        const token = args.accessToken;
-        if (checked && isObject(token) && !isSecretValue(token)) {
-          const keys = settingKeys("accessToken", undefined, "storage-user");
-          return fail(callback, new StorageUserError("CONFIG_NOT_SECRET", { ...keys, where: "not marked secret" }));
-        }
-        // Today's `{ token }`, or the secret string that 0.5.0 recorded.
-        const held = isSecretValue(token) ? token.value : token;
-        args.accessToken = isObject(held) ? held.token : held;
-        const values: Record<string, string> = {};
-        for (const [k, v] of Object.entries(fromEngine(args)))
-          if (typeof v === "string") values[`storage-user:${k}`] = v;
-        settings.configure({ get: (key) => values[key] ?? (elsewhere.has(key) ? key : undefined) });
-        sdkConfigure(call, callback);
-      };
-      const sdkCreate = (impl.create as (call: Call, cb: Callback) => void).bind(impl);
-      impl.create = (call: Call, callback: Callback) => {
-        const seconds = call.request.getTimeout?.() ?? 0;
-        if (seconds > 0) createTimeoutsMs.set(call.request.getUrn(), seconds * 1000);
-        sdkCreate(call, callback);
-      };
+// @pulumi/pulumi/provider's server answers CheckConfig (unimplemented) and Configure itself and hands the provider
+// nothing: the seam wraps its handlers.
+const hooks: ProviderHooks = {
+  checkConfig: checkProviderConfig,
+  configure(args) {
+    const token = args.accessToken;
+    if (checked && isObject(token) && !isSecretValue(token)) {
+      const keys = settingKeys("accessToken", undefined, "storage-user");
+      throw new StorageUserError("CONFIG_NOT_SECRET", { ...keys, where: "not marked secret" });
     }
-    return addService.call(this, service, impl);
-  };
-  // Each Construct asks the engine the same 11 feature questions (the SDK's configureRuntime): asked once here.
-  type Monitor = { prototype: { supportsFeature: (this: unknown, req: { getId(): string }, cb: Callback) => void } };
-  const { prototype } = (sdkRequire("../proto/resource_grpc_pb") as { ResourceMonitorClient: Monitor })
-    .ResourceMonitorClient;
-  const [ask, answers] = [prototype.supportsFeature, new Map<string, Promise<unknown[]>>()];
-  prototype.supportsFeature = function (req, callback) {
-    const answer = answers.get(req.getId()) ?? new Promise<unknown[]>((done) => ask.call(this, req, (...a) => done(a)));
-    answers.set(req.getId(), answer);
-    void answer.then(([e, r]) => (e && answers.delete(req.getId()), callback(e, r)));
-  };
+    // Today's `{ token }`, or the secret string that 0.5.0 recorded.
+    const held = isSecretValue(token) ? token.value : token;
+    args.accessToken = isObject(held) ? held.token : held;
+    const values: Record<string, string> = {};
+    for (const [k, v] of Object.entries(fromEngine(args))) if (typeof v === "string") values[`storage-user:${k}`] = v;
+    settings.configure({ get: (key) => values[key] ?? (elsewhere.has(key) ? key : undefined) });
+  },
+  create(urn, seconds) {
+    if (seconds > 0) createTimeoutsMs.set(urn, seconds * 1000);
+  },
+  construct(name, extras, run) {
+    owe(name, 1);
+    constructing.run(extras, run);
+  },
+  constructed: (name) => owe(name, -1),
+};
+
+// A failed create makes the engine end the run at once and close the plugin, with every Construct still on its way
+// reported failed ("grpc: the client connection is closing"), though its user may have been created and recorded. So
+// a create that fails answers only once every other Construct has answered: their creates hold the engine's workers
+// and end on their own (within their budgets). One still unanswered 10 s after the last create ended no longer holds
+// it back (its user waits for a worker the failing create holds, with `--parallel`).
+const owed = new Map<string, number>(); // by resource name: Constructs not answered yet
+let creating = 0;
+const wake: Array<() => void> = [];
+function owe(name: string, n: number): void {
+  const left = (owed.get(name) ?? 0) + n;
+  if (left > 0) owed.set(name, left);
+  else owed.delete(name);
+  for (const f of wake.splice(0)) f();
+}
+async function othersAnswered(): Promise<void> {
+  for (let since = Date.now(); owed.size > 0;) {
+    if (creating > 0) since = Date.now();
+    else if (Date.now() - since > 10_000) return;
+    await new Promise<void>((done) => {
+      wake.push(done);
+      setTimeout(done, 250).unref();
+    });
+  }
 }
 
 const withUrn = (urn: string, props: Props): Props => ({ ...props, __urn: urn });
@@ -149,10 +140,22 @@ const storageUserProvider: provider.Provider = {
   diff: (id, urn, olds, news) => user.diff(id, fromEngine(olds), withUrn(urn, fromEngine(news))),
   async create(urn, inputs) {
     const timeout = createTimeoutsMs.get(urn);
-    const result = await user.create({
-      ...withUrn(urn, fromEngine(inputs)),
-      ...(timeout ? { __createTimeoutMs: timeout } : {}),
-    });
+    const name = nameFromUrn(urn);
+    creating++;
+    let result: Awaited<ReturnType<typeof user.create>>;
+    try {
+      result = await user.create({
+        ...withUrn(urn, fromEngine(inputs)),
+        ...(timeout ? { __createTimeoutMs: timeout } : {}),
+      });
+    } catch (err) {
+      creating--;
+      owe(name, -1); // its own Construct answers only after the engine hears of this
+      await othersAnswered();
+      throw err;
+    }
+    creating--;
+    owe(name, 0); // a create fewer running
     return { id: result.id, outs: toEngine(result.outs as Props) };
   },
   async update(id, urn, olds, news) {
@@ -169,6 +172,10 @@ const storageUserProvider: provider.Provider = {
   },
   delete: (id, urn, props) => user.remove(id, withUrn(urn, fromEngine(props))),
   async construct(name, type, inputs, options) {
+    // Every option of the request, as the TypeScript class takes them (docs/lifecycle.md "Resource options").
+    const extras = constructing.getStore();
+    const replaceOnChanges = [...(options.replaceOnChanges ?? []), ...(extras?.replaceOnChanges ?? [])];
+    refuseUnsupportedOptions(name, { deleteBeforeReplace: extras?.deleteBeforeReplace, replaceOnChanges });
     const props = {
       userName: undefined,
       persistPassword: undefined,
@@ -178,9 +185,27 @@ const storageUserProvider: provider.Provider = {
     };
     const { providers, ...rest } = options; // a map here (the SDK's server builds it); a custom resource takes one
     const provider = (providers as Record<string, ProviderResource> | undefined)?.["storage-user"];
-    const opts = { ...rest, provider, additionalSecretOutputs: ["secrets"] };
+    const secret = secretOutputs(extras?.additionalSecretOutputs);
+    const opts = {
+      ...rest,
+      provider,
+      additionalSecretOutputs: secret.state,
+      ...(extras?.replaceWith.length
+        ? { replaceWith: extras.replaceWith.map((urn) => new DependencyResource(urn)) }
+        : {}),
+      ...(extras?.hideDiffs?.length ? { hideDiffs: extras.hideDiffs } : {}),
+    };
     const user = new User(type, name, { ...props, account: undefined, secrets: undefined }, opts) as User & Stored;
-    const outputs = Object.fromEntries(outputNames.map((output) => [output, derive(user, output)]));
+    // A user the engine refused (it reported why) or could not take (it is shutting down) ends its Construct
+    // quietly: a failed Construct is one more error, and makes the engine abort the run at once, reporting every
+    // other user's Construct still on the way as failed ("the client connection is closing") while its create may
+    // well have succeeded. The run fails all the same, on the step's own error.
+    const ended = await registration(user.urn);
+    if (ended === "failed" || ended === "closing") return { urn: createUrn(name, type, rest.parent), state: {} };
+    if (typeof ended === "object") throw ended.error;
+    const outputs = Object.fromEntries(
+      outputNames.map((output) => [output, derive(user, output, secret.derived.has(output))]),
+    );
     const given = Object.fromEntries(Object.keys(props).map((k) => [k, (user as unknown as Props)[k]]));
     return { urn: user.urn, state: { ...given, ...outputs } };
   },
@@ -188,12 +213,11 @@ const storageUserProvider: provider.Provider = {
 
 /** Starts the plugin: bin/pulumi-resource-storage-user, or yaml/'s `main` through a language host. */
 export function serve(): Promise<void> {
-  wrapServer();
+  hookProviderServer(hooks);
+  askFeaturesOnce();
   const serving = provider.main(storageUserProvider, process.argv.slice(2));
-  // The SDK takes a stack per RPC and per user (which the engine stores): the plugin's own frames, so none is taken.
-  Error.prepareStackTrace = (e: Error) => (e.message ? `${e.name}: ${e.message}` : e.name);
-  Error.stackTraceLimit = 0;
+  quietSdkStacks(); // after main, which installs source-map-support's formatter
   return serving;
 }
-if (require.main === module) serve().catch((err: Error) => (console.error(err.message), process.exit(1)));
+if (require.main === module) serve().catch((err: Error) => (console.error(err.stack ?? err.message), process.exit(1)));
 export { typeToken };

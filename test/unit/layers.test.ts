@@ -40,3 +40,11 @@ test("every import of provider/ and cli/ points down the layers, and none runs i
   };
   expect(files.map((f) => circle(f, [])).filter(Boolean)).toStrictEqual([]);
 });
+
+test("one file of provider/ reaches into @pulumi/pulumi's internals or patches a JavaScript global: the seam", () => {
+  const reaches = /prototype|prepareStackTrace|stackTraceLimit|@pulumi\/pulumi\/proto|runtime\/state/;
+  const reaching = files.filter(
+    (f) => f.startsWith("provider/") && reaches.test(fs.readFileSync(path.join(repoRoot, f), "utf8")),
+  );
+  expect(reaching).toStrictEqual(["provider/core/sdk-seam.ts"]);
+});

@@ -71,7 +71,7 @@ test("release's diff: a removed export, a removed and a changed member, each by 
       .replace("    userName?: pulumi.Input<string>;\n", "")
       .replace(
         "    persistPassword?: pulumi.Input<boolean>;\n",
-        "    persistPassword?: pulumi.Input<string>;\n    rotateAfter?: pulumi.Input<string>;\n",
+        "    persistPassword?: pulumi.Input<string>;\n    retireAfter?: pulumi.Input<string>;\n",
       ),
   );
   expect(reportChanges(before, after)).toStrictEqual([

@@ -13,7 +13,15 @@ import { StorageUser, StorageUserLedger } from "pulumi-storage-user";
  * and "get": adopting the existing user 1001. Left out: the constructor, uncaught.
  */
 type Options =
-  "protect" | "retainOnDelete" | "ignoreChanges" | "replaceOnChanges" | "replacementTrigger" | "deleteBeforeReplace";
+  | "protect"
+  | "retainOnDelete"
+  | "ignoreChanges"
+  | "replaceOnChanges"
+  | "replacementTrigger"
+  | "deleteBeforeReplace"
+  | "additionalSecretOutputs"
+  | "hideDiffs"
+  | "customTimeouts";
 type Spec = Pick<pulumi.CustomResourceOptions, Options> & {
   name: string;
   userName?: string;
@@ -24,11 +32,18 @@ type Spec = Pick<pulumi.CustomResourceOptions, Options> & {
   parent?: "box"; // a child of the component `box`
   aliases?: Array<{ name?: string; parent?: "stack" }>; // "stack": it used to sit at the stack's root
   createTimeout?: string;
+  /** Earlier users of the list, by name. */
+  dependsOn?: string[];
+  deletedWith?: string;
+  replaceWith?: string[];
+  /** Outputs of this user exported on their own, as `<name>_<output>` (options.test.ts reads which are secret). */
+  exports?: string[];
 };
 
 const config = new pulumi.Config();
 let box: pulumi.ComponentResource | undefined;
 const users: StorageUser[] = [];
+const byName = new Map<string, StorageUser>();
 const thrown: string[] = [];
 let source: StorageUser | undefined;
 const mapArgs = (args: unknown, f: (v: unknown) => unknown) =>
@@ -42,7 +57,10 @@ for (const s of config.requireObject<Spec[]>("users")) {
     ...s,
     parent: s.parent === "box" ? (box ??= new pulumi.ComponentResource("storage:test:Box", "box")) : undefined,
     aliases: s.aliases?.map((a) => ({ name: a.name, parent: a.parent && pulumi.rootStackResource })),
-    customTimeouts: s.createTimeout ? { create: s.createTimeout } : undefined,
+    customTimeouts: s.createTimeout ? { create: s.createTimeout } : s.customTimeouts,
+    dependsOn: s.dependsOn?.map((n) => byName.get(n)!),
+    deletedWith: s.deletedWith ? byName.get(s.deletedWith) : undefined,
+    replaceWith: s.replaceWith?.map((n) => byName.get(n)!),
     import: s.route === "import" ? "1001" : undefined,
   };
   try {
@@ -55,6 +73,9 @@ for (const s of config.requireObject<Spec[]>("users")) {
         src.userId.apply((n) => (typeof v === "string" ? v.replace("<id>", String(n)) : v));
       users.push(new StorageUser(s.name, mapArgs(args, computed), opts));
     } else users.push(new StorageUser(s.name, args as never, opts));
+    byName.set(s.name, users[users.length - 1]);
+    for (const output of s.exports ?? [])
+      module.exports[`${s.name}_${output}`] = (users[users.length - 1] as unknown as Record<string, unknown>)[output];
     if (s.route === "catch") console.log(`HOSTILE ${s.name} accepted`);
   } catch (err) {
     if (s.route !== "catch" && s.route !== "output") throw err;
