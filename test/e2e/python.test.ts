@@ -102,6 +102,10 @@ test("every output is secret in the Python program and in the stack outputs exac
   expect(hits([["the script's output", r.output]], withEncodings(secretsOf(h.api.users.at(-1)!)))).toEqual([]);
 });
 
+test("TENANTS_ROTATE_AFTER=90d: the clock moved past 90 days, one onboard rotates the tenant's user (rotate_after) and hands over its new env; before and after, none is sent", async () => {
+  await h.expectScheduledRotation("cd examples/python && . .venv/bin/activate && tenants");
+});
+
 test("bad input, a token set without --secret (in the default workspace), and another release's SDK are refused with the TypeScript messages, before any request; offboarding after passes; the token in no file but the update history", async () => {
   // Copies of the service, as a user would change it (plain.py: the token plain, in the default workspace, a temp
   // directory with main: the service's cwd, the plugin on PATH); then the SDK of a release 9.9.9 installed in its place.
@@ -153,8 +157,4 @@ test("examples/python-project: installed and configured as its README says; its 
   const plain = failed(await h.sh("cd examples/python-project && . venv/bin/activate && python -m unittest"));
   expect(plain.output).toContain("AssertionError: Lists differ: [False, False, False] != [True, True, True]");
   expect(plain.output).toMatch(/^FAILED \(failures=1\)$/m);
-});
-
-test("TENANTS_ROTATE_AFTER=90d: the clock moved past 90 days, one onboard rotates the tenant's user (rotate_after) and hands over its new env; before and after, none is sent", async () => {
-  await h.expectScheduledRotation("cd examples/python && . .venv/bin/activate && tenants");
 });

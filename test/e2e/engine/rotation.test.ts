@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
 import { repoRoot, TestStack } from "../../../scripts/stack";
+import { hits, secretsOf, withEncodings } from "../../support/secrets";
 import { daysLater as clock, failed, FAKETIME_LIB, Lang, ok, userType, usersStack } from "../../support/cli-project";
 
 const daysLater = (days: number) => ({ env: clock(days) });
@@ -90,6 +91,16 @@ describe.each<Lang>(["TypeScript", "YAML"])("%s: a user with rotateAfter: 90d", 
 
     // The application's stack picks the new credentials up at its next up.
     expect(await handedOver()).toBe(s3Secret(rotated.userName));
+    // Both users' credentials and the token: in no state, no output of the stacks, no command's output.
+    const needles = withEncodings([["the API token", token], ...api.users.flatMap(secretsOf)]);
+    const places: [string, string][] = [
+      ["the users' state", stack.stateFileText()],
+      ["the application's state", app.stateFileText()],
+      ["the preview", pv.output],
+      ["the up", up.output],
+      ["the stack outputs", JSON.stringify(await stack.outputs())],
+    ];
+    expect(hits(places, needles)).toStrictEqual([]);
     const again = ok(await stack.up([], daysLater(91)));
     expect(again.output).not.toMatch(/ROTATION_DUE/);
     expect([api.createAttempts, await user()]).toStrictEqual([2, rotated]);
