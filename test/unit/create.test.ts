@@ -7,6 +7,7 @@ import { UNKNOWN } from "../../provider/arguments";
 import { credentialsOf, outputs } from "../../provider/model";
 import { Clock, createUser, newClient } from "../../provider/core/api";
 import { ApiServer, Fault, startApiServer } from "../../server/api-server";
+import { hits, secretsOf, withEncodings } from "../support/secrets";
 
 type RecordedFailure = StorageUserError & { id: string; properties: Record<string, unknown>; reasons: string[] };
 type Outs = { account: string; secrets: string };
@@ -266,8 +267,18 @@ describe("created but unusable: recorded under the real Id", () => {
     expect(err.id).toBe(String(u.Id));
     expect(err.properties).toMatchObject({ userName, __provider: PROVIDER }); // the user's Id is the id
     expect(err.properties).not.toHaveProperty("userId");
-    expect(JSON.stringify(err.properties)).not.toContain(u.Password);
     expect(err.properties).not.toHaveProperty("credentials");
+    // Every credential the service issued that user, in every form a leak might take; the search finds them where they are.
+    const needles = withEncodings(secretsOf(u));
+    const recorded: Array<[string, string]> = [
+      ["the recorded properties", JSON.stringify(err.properties)],
+      ["the message", err.message],
+      ["the reasons", JSON.stringify(err.reasons)],
+    ];
+    expect([hits(recorded, needles), hits([["the service's record", JSON.stringify(u)]], needles).length]).toStrictEqual([
+      [],
+      8, // its 6 secrets and the FTP login and password (the URL and base64 forms are not in that JSON)
+    ]);
   });
 
   test("update of a recorded resource fails again without a request; a clean one passes through", async () => {
