@@ -275,7 +275,10 @@ describe("created but unusable: recorded under the real Id", () => {
       ["the message", err.message],
       ["the reasons", JSON.stringify(err.reasons)],
     ];
-    expect([hits(recorded, needles), hits([["the service's record", JSON.stringify(u)]], needles).length]).toStrictEqual([
+    expect([
+      hits(recorded, needles),
+      hits([["the service's record", JSON.stringify(u)]], needles).length,
+    ]).toStrictEqual([
       [],
       8, // its 6 secrets and the FTP login and password (the URL and base64 forms are not in that JSON)
     ]);

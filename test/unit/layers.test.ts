@@ -39,12 +39,14 @@ function importsOf(file: string): string[] {
     if (node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node))) {
       const name = node.text;
       const own = /^pulumi-storage-user\/dist\/((?:provider|cli)\/.+?)(?:\.js)?$/.exec(name);
-      if (name.startsWith(".")) found.push(path.posix.join(path.posix.dirname(file), `${name.replace(/\.js$/, "")}.ts`));
+      if (name.startsWith("."))
+        found.push(path.posix.join(path.posix.dirname(file), `${name.replace(/\.js$/, "")}.ts`));
       else if (own) found.push(`${own[1]}.ts`);
     } else if (node) found.push(...(dynamic[file] ?? ["<dynamic>"]));
   };
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) add(node.moduleSpecifier);
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier)
+      add(node.moduleSpecifier);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node.argument.literal);
     else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
       add(node.moduleReference.expression);

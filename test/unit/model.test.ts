@@ -3,7 +3,7 @@
 // the same state, secret alike.
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, test } from "vitest";
-import { inputs, isSecret, outputNames } from "../../provider/model";
+import { isSecret, outputNames } from "../../provider/model";
 import { schema, typeToken } from "../../provider/plugin/schema";
 import { mockApiUser, storageUserMocks } from "../../provider/testing";
 
@@ -13,14 +13,27 @@ describe("the plugin's schema", () => {
   // so a property added, dropped or made optional there is a change of three public surfaces that this list must name.
   test("has the three inputs and the sixteen outputs users rely on, nothing else; all but two are set after every create", () => {
     const given = ["userName", "persistPassword", "connection"];
-    const derived = ["userId", "state", "creationTaskId", "tasks", "swiftEndpoint", "s3Endpoint", "ftpHostName", "baseUrl"];
+    const derived = [
+      "userId",
+      "state",
+      "creationTaskId",
+      "tasks",
+      "swiftEndpoint",
+      "s3Endpoint",
+      "ftpHostName",
+      "baseUrl",
+    ];
     const secret = ["credentials", "name", "password", "swift", "s3", "ftp", "env", "ftpUrl"];
     expect(Object.keys(resource.inputProperties)).toStrictEqual(given);
     expect(Object.keys(resource.properties)).toStrictEqual([...given, ...derived, ...secret]);
     expect(resource.required).toStrictEqual(
       [...given, ...derived, ...secret].filter((k) => k !== "connection" && k !== "creationTaskId"),
     );
-    expect([resource.isComponent, schema.name, typeToken]).toStrictEqual([true, "storage-user", "storage-user:index:StorageUser"]);
+    expect([resource.isComponent, schema.name, typeToken]).toStrictEqual([
+      true,
+      "storage-user",
+      "storage-user:index:StorageUser",
+    ]);
   });
   test("describes each property with its doc comment in TypeScript, the only copy of the prose", () => {
     const described = (props: object) => Object.values(props).filter((p: { description?: string }) => p.description);
