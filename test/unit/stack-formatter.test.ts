@@ -7,12 +7,12 @@ import { storageUserMocks } from "../../provider/testing";
 
 const installed = Error.prepareStackTrace;
 beforeAll(() => pulumi.runtime.setMocks(storageUserMocks(), "project", "stack", false));
-afterAll(() => void (Error.prepareStackTrace = installed));
+afterAll(() => void Reflect.set(Error, "prepareStackTrace", installed));
 
 test("with Error.prepareStackTrace unset, a StorageUser and its ledger construct and register; it stays unset", async () => {
   // The built classes, as a program loads them from the package.
   const { StorageUser, StorageUserLedger } = await import("../../dist/provider/index");
-  Error.prepareStackTrace = undefined;
+  Reflect.set(Error, "prepareStackTrace", undefined); // as in a process with no source-map support
   const user = new StorageUser("plain", { userName: "plain-user" });
   const ledger = new StorageUserLedger("ledger", { users: [user] });
   expect(Error.prepareStackTrace).toBeUndefined();
