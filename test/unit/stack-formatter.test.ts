@@ -5,7 +5,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { storageUserMocks } from "../../provider/testing";
 
-const installed = Error.prepareStackTrace;
+const formatter = () => Reflect.get(Error, "prepareStackTrace") as unknown;
+const installed = formatter();
 beforeAll(() => pulumi.runtime.setMocks(storageUserMocks(), "project", "stack", false));
 afterAll(() => void Reflect.set(Error, "prepareStackTrace", installed));
 
@@ -15,7 +16,7 @@ test("with Error.prepareStackTrace unset, a StorageUser and its ledger construct
   Reflect.set(Error, "prepareStackTrace", undefined); // as in a process with no source-map support
   const user = new StorageUser("plain", { userName: "plain-user" });
   const ledger = new StorageUserLedger("ledger", { users: [user] });
-  expect(Error.prepareStackTrace).toBeUndefined();
+  expect(formatter()).toBeUndefined();
   const value = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply(resolve));
   const registered = await Promise.all([value(user.userName), value(user.urn), value(ledger.urn)]);
   expect(registered).toStrictEqual([
@@ -25,5 +26,5 @@ test("with Error.prepareStackTrace unset, a StorageUser and its ledger construct
   ]);
   // A stack made after the constructors is Node's own, whole.
   expect(new Error("after").stack).toMatch(/^Error: after\n\s+at /);
-  expect(Error.prepareStackTrace).toBeUndefined();
+  expect(formatter()).toBeUndefined();
 });
