@@ -252,11 +252,16 @@ const errors = {
   USAGE: (d: { what: string; usage: string }) => [d.what, d.usage],
 };
 
+/** A replace the engine decided without asking the provider: only the old inputs are known, not the id. */
+type EngineReplace = { userName: string; service?: string; by: "engine" };
+
 const warnings = {
-  REPLACE_LEAVES_USER: (u: UserRef & { now?: string }) =>
-    isUnconfirmed(u.id)
-      ? `StorageUser '${u.userName}' (${u.id}, on ${where(u)}) is to be replaced: its create never confirmed a user, so a user '${u.userName}' may stay on the service: check there and delete it if it exists`
-      : `StorageUser '${u.userName}' (id ${u.id}, on ${where(u)}) is to be replaced: the new user is created first${u.now && u.now !== u.service ? ` on ${u.now}` : ""}, then this one leaves the stack but stays on the service, which has no delete call: delete user ${u.id} there afterwards`,
+  REPLACE_LEAVES_USER: (u: (UserRef & { now?: string }) | EngineReplace) =>
+    "by" in u
+      ? `StorageUser '${u.userName}'${u.service ? ` (on ${u.service})` : ""} is to be replaced, its replacementTrigger changed or a resource of its replaceWith replaced: the new user is created first, then this one leaves the stack but stays on the service, which has no delete call: delete user '${u.userName}' there afterwards ([USER_LEFT_STACK] names its id)`
+      : isUnconfirmed(u.id)
+        ? `StorageUser '${u.userName}' (${u.id}, on ${where(u)}) is to be replaced: its create never confirmed a user, so a user '${u.userName}' may stay on the service: check there and delete it if it exists`
+        : `StorageUser '${u.userName}' (id ${u.id}, on ${where(u)}) is to be replaced: the new user is created first${u.now && u.now !== u.service ? ` on ${u.now}` : ""}, then this one leaves the stack but stays on the service, which has no delete call: delete user ${u.id} there afterwards`,
   ROTATION_DUE: (u: UserRef & { age: string; period: string }) =>
     `StorageUser '${u.userName}' (id ${u.id}) is ${u.age} old, past its rotateAfter of ${u.period}: it is replaced by a new user with new credentials`,
   SERVICE_MOVED: (u: Moved) =>

@@ -40,6 +40,7 @@ export const pins: {
   mainNode: string;
   pnpm: string;
   yarn: string;
+  typescriptNewest: string;
   sdkNewest: string;
   pythonPulumi: string;
 } = JSON.parse(fs.readFileSync(path.join(repoRoot, "tools", "toolchain", "versions.json"), "utf8")) as typeof pins;
@@ -79,6 +80,13 @@ export function packageManagerBinDir(pm: "pnpm" | "yarn"): string {
   const dir = path.join(cacheDir, `${pm}-${pins[pm]}`, "node_modules", ".bin");
   if (!fs.existsSync(path.join(dir, pm))) installToolchain();
   return dir;
+}
+
+/** `tsc` of the newest TypeScript the npm registry served when last pinned (`npm view typescript version`), installed into the cache. */
+export function newestTsc(): string {
+  const tsc = path.join(cacheDir, `typescript-${pins.typescriptNewest}`, "node_modules", "typescript", "bin", "tsc");
+  if (!fs.existsSync(tsc)) installToolchain();
+  return tsc;
 }
 
 function writeAtomically(file: string, write: (tmp: string) => void, mode?: number) {

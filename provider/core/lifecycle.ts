@@ -63,6 +63,12 @@ const rotationStart = (p: Props) => {
 export function lifecycle(settings: Settings, clock?: Clock) {
   const client = newClient(clock); // one pace and pool per provider process
   const stamp = () => new Date(client.clock.now()).toISOString();
+  // A changed replacementTrigger, or a replaced resource of replaceWith, is a replace the engine decides without calling
+  // diff; it then calls check a second time, without olds, to draw the replacement's defaults (pulumi/pulumi
+  // pkg/resource/deploy/step_generator.go, generateStepsFromDiff and continueStepsFromDiff, v3.250.0). So a URN checked
+  // with olds and then without is being replaced: the one place a preview can name the user that stays on the service.
+  const checkedWithOlds = new Map<string, { userName: string; connection: unknown }>();
+  const warnedAtDiff = new Set<string>();
   const plugin = settings.ns === "storage-user";
   const label = (c: unknown) =>
     typeof c === "string" ? `connection '${c}'` : `the default connection (${settings.ns}:baseUrl)`;
@@ -75,6 +81,15 @@ export function lifecycle(settings: Settings, clock?: Clock) {
   };
 
   async function check(olds: Props, raw: Props): Promise<dynamic.CheckResult> {
+    const urn = raw.__urn;
+    if (typeof urn === "string" && urn !== UNKNOWN) {
+      const earlier = checkedWithOlds.get(urn);
+      checkedWithOlds.delete(urn);
+      if (Object.keys(olds).length > 0)
+        checkedWithOlds.set(urn, { userName: userNameOf(olds, urn), connection: olds.connection });
+      else if (earlier && !warnedAtDiff.delete(urn))
+        await warn(urn, "REPLACE_LEAVES_USER", { ...earlier, service: current(earlier.connection), by: "engine" });
+    }
     const { [PREVIEW_MARK]: _mark, userName: _given, ...given } = raw;
     const news = { ...given, ...nameInputs(olds, raw, plugin) };
     const failures = inputFailures(news);
@@ -119,8 +134,10 @@ export function lifecycle(settings: Settings, clock?: Clock) {
     const moved = user.service !== undefined && now !== undefined && now !== user.service;
     const readdressed = moved && now === declaredNewAddress();
     // Said at diff, so preview shows it: a replace leaves the old user behind; a moved connection moves no user.
-    if (replaces.length > 0) await warn(news.__urn, "REPLACE_LEAVES_USER", { ...user, now });
-    else if (moved) {
+    if (replaces.length > 0) {
+      if (typeof news.__urn === "string") warnedAtDiff.add(news.__urn);
+      await warn(news.__urn, "REPLACE_LEAVES_USER", { ...user, now });
+    } else if (moved) {
       const u = { ...user, service: user.service!, connection: label(news.connection), now };
       if (readdressed) await warn(news.__urn, "SERVICE_READDRESSED", u);
       else if (renamed) await warn(news.__urn, "CONNECTION_CHANGED", { ...u, from: label(olds.connection) });

@@ -8,14 +8,20 @@ import { checkStorageConfig, ConfigMapLike } from "../../provider/automation";
 
 const secret = "plain-secret-value-6b1f0d";
 const never = (): PlainAt => undefined;
-function outcome(f: () => void): { code?: string; message: string } {
+function outcome(f: () => void): { code?: string; message: string; details?: Readonly<Record<string, unknown>> } {
   try {
     f();
     return { message: "(nothing thrown)" };
   } catch (err) {
-    return { code: (err as { code?: string }).code, message: (err as Error).message };
+    const { code, details } = err as { code?: string; details?: Readonly<Record<string, unknown>> };
+    return { code, message: (err as Error).message, details };
   }
 }
+/** What a call threw, as code and details: the text is made from them by the catalogue (test/unit/messages.test.ts). */
+const thrown = (f: () => void) => {
+  const { code, details } = outcome(f);
+  return { code, details };
+};
 
 /** Each shape as the program receives it (objects as JSON text), the message it must name, and the same config as path keys. */
 const shapes: Array<[string, Record<string, string>, string, ConfigMapLike]> = [
@@ -101,9 +107,16 @@ describe("checkConfig, the one check", () => {
 
   test("the plugin's namespace has no connections: any other key is refused, with the closest setting", () => {
     const r = outcome(() => checkConfig({ "storage-user:accesToken": secret }, never, { ns: "storage-user" }));
-    expect(r.message).toContain(
-      '"storage-user:accesToken" is not a setting of pulumi-storage-user, which reads only storage-user:baseUrl and storage-user:accessToken (did you mean storage-user:accessToken?)',
-    );
+    expect({ code: r.code, details: r.details }).toStrictEqual({
+      code: "CONFIG_INVALID",
+      details: {
+        problem: "unknownKeys",
+        keys: ["storage-user:accesToken"],
+        known: ["storage-user:baseUrl", "storage-user:accessToken"],
+        path: false,
+        suggest: "storage-user:accessToken",
+      },
+    });
     expect(r.message).not.toContain(secret);
   });
 
@@ -156,7 +169,15 @@ describe("Settings, as the plugin resolves them", () => {
         accessToken: "env-token",
         accessTokenSource: "STORAGE_ACCESS_TOKEN_EU",
       });
-      expect(() => settings.baseUrl()).toThrow("[CONFIG_MISSING] no storage API address is configured");
+      const address = {
+        setting: "address",
+        connection: undefined,
+        key: "storage:baseUrl",
+        env: "STORAGE_API_URL",
+        path: false,
+        setElsewhere: undefined,
+      };
+      expect(thrown(() => settings.baseUrl())).toStrictEqual({ code: "CONFIG_MISSING", details: address });
       const config: Record<string, string> = {
         "storage:connections": JSON.stringify({ eu: { baseUrl: "https://cfg.example.com/api" } }),
       };
@@ -166,10 +187,18 @@ describe("Settings, as the plugin resolves them", () => {
         baseUrlSource: "storage:connections.eu.baseUrl",
         accessToken: "env-token",
       });
-      expect(() => settings.baseUrl("us")).toThrow("[CONFIG_MISSING] connection 'us' has no storage API address");
+      const us = {
+        ...address,
+        connection: "us",
+        key: "storage:connections.us.baseUrl",
+        env: "STORAGE_API_URL_US",
+        path: true,
+      };
+      expect(thrown(() => settings.baseUrl("us"))).toStrictEqual({ code: "CONFIG_MISSING", details: us });
       config["storage:connections"] = JSON.stringify({ eu: { accessToken: 7 } });
       settings.configure({ get: (k) => config[k] });
-      expect(() => settings.baseUrl("eu")).toThrow("storage:connections.eu.accessToken is not a single value");
+      const notAString = { problem: "notAString", key: "storage:connections.eu.accessToken", secret: true, path: true };
+      expect(thrown(() => settings.baseUrl("eu"))).toStrictEqual({ code: "CONFIG_INVALID", details: notAString });
     } finally {
       for (const k of Object.keys(env)) delete process.env[k];
     }
@@ -177,19 +206,38 @@ describe("Settings, as the plugin resolves them", () => {
 
   test("a missing setting names its own key, and the other language's only when the stack sets it", () => {
     const [own, other] = [new Settings(), new Settings("storage-user")];
-    const fix = (ns: string) => `run \`pulumi config set ${ns}:baseUrl https://<api-host>\`, or set STORAGE_API_URL`;
-    expect(() => own.baseUrl()).toThrow(/storage:baseUrl https:.*does not reach the provider\)$/);
-    expect(() => other.baseUrl()).toThrow(/pulumi command$/);
+    const missing = (ns: string, setElsewhere?: string) => ({
+      code: "CONFIG_MISSING",
+      details: {
+        setting: "address",
+        connection: undefined,
+        key: `${ns}:baseUrl`,
+        env: "STORAGE_API_URL",
+        path: false,
+        setElsewhere,
+      },
+    });
+    expect([thrown(() => own.baseUrl()), thrown(() => other.baseUrl())]).toStrictEqual([
+      missing("storage"),
+      missing("storage-user"),
+    ]);
     own.configure({ get: (k) => (k === "storage-user:baseUrl" ? "https://a.example" : undefined) });
     other.configure({ get: (k) => (k === "storage:baseUrl" ? "https://a.example" : undefined) });
-    expect(() => own.baseUrl()).toThrow(
-      `${fix("storage")} in the environment of the pulumi command (setting process.env in the program does not reach the provider); you set storage-user:baseUrl, which only YAML, Go and Python programs read`,
-    );
-    expect(() => other.baseUrl()).toThrow(
-      `${fix("storage-user")} in the environment of the pulumi command; you set storage:baseUrl, which only TypeScript programs read`,
-    );
-    expect(() => new Settings("storage-user").baseUrl("eu")).toThrow(
-      "set STORAGE_API_URL_EU in the environment of the pulumi command; the plugin reads named connections from the environment only",
-    );
+    expect([thrown(() => own.baseUrl()), thrown(() => other.baseUrl())]).toStrictEqual([
+      missing("storage", "storage-user:baseUrl"),
+      missing("storage-user", "storage:baseUrl"),
+    ]);
+    // The plugin's connection has no key of its own: the environment only.
+    expect(thrown(() => new Settings("storage-user").baseUrl("eu"))).toStrictEqual({
+      code: "CONFIG_MISSING",
+      details: {
+        setting: "address",
+        connection: "eu",
+        key: "",
+        env: "STORAGE_API_URL_EU",
+        path: false,
+        setElsewhere: undefined,
+      },
+    });
   });
 });

