@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../server/api-server";
 import { TestStack } from "../../scripts/stack";
 import { failed, ok } from "../support/cli-project";
+import { errorSaid } from "../support/said";
 
 const [tokenA, tokenB] = ["connections-token-a-3f9c1d", "connections-token-b-8e2a7b"];
 let a: ApiServer;
@@ -43,9 +44,8 @@ test("an unknown connection name fails preview naming the keys to set", async ()
   const nope = { name: "x", userName: "c-x", connection: "nope" };
   const r = failed(await stack.preview(["-c", `options:users=${JSON.stringify([home, eu, nope])}`]));
   await setUsers([home, eu]); // -c saved it
-  expect(r.output).toContain("[CONFIG_MISSING] connection 'nope' has no storage API address");
-  expect(r.output).toContain("pulumi config set --path storage:connections.nope.baseUrl https://<api-host>");
-  expect(r.output).toContain("STORAGE_API_URL_NOPE");
+  const keys = { key: "storage:connections.nope.baseUrl", env: "STORAGE_API_URL_NOPE", path: true };
+  expect(r.output).toContain(errorSaid("CONFIG_MISSING", { setting: "address", connection: "nope", ...keys }));
   expect(posts()).toBe(0);
 });
 

@@ -9,6 +9,7 @@ import { ApiServer, startApiServer } from "../../../server/api-server";
 import { RunResult, TestStack } from "../../../scripts/stack";
 import { failed, ok, onNewestCli } from "../../support/cli-project";
 import { filesUnder, hits, secretsOf, withEncodings } from "../../support/secrets";
+import { errorSaid } from "../../support/said";
 
 // A token that begins with "-": a tool taking it on the command line would read a flag.
 const token = "-z-EA6audit-token-7Hq2mZ9xW4vR8kLp";
@@ -147,8 +148,7 @@ describe("where the token may live", () => {
     });
   });
   afterAll(() => stack?.dispose());
-  const notSecret = "[CONFIG_NOT_SECRET] storage:accessToken is set in plain text in the stack configuration";
-  const fix = "run `pulumi config set --secret storage:accessToken` and enter the token at its prompt (or pipe it in)";
+  const keys = { key: "storage:accessToken", env: "STORAGE_ACCESS_TOKEN", path: false };
 
   test("plain in stack config: refused before anything registers, naming the key and the fix, never the value", async () => {
     const requests = api.requests.length;
@@ -161,8 +161,8 @@ describe("where the token may live", () => {
     const up = await stack.up();
     for (const r of [typed, up]) {
       expect(r.code, r.output).not.toBe(0);
-      expect(r.output).toContain(notSecret);
-      expect(r.output).toContain(fix);
+      const where = `Pulumi.${stack.stackName}.yaml`;
+      expect(r.output).toContain(errorSaid("CONFIG_NOT_SECRET", { ...keys, where, project: false, inline: false }));
       expect(r.output).not.toContain(plain);
     }
     const history = expect.stringMatching(/\.history\.json$/);
@@ -181,12 +181,9 @@ describe("where the token may live", () => {
     const project = await TestStack.create({ programDir: "test/programs/project-token", config });
     try {
       const r = failed(await project.preview());
-      expect(r.output).toContain(
-        "[CONFIG_NOT_SECRET] storage:accessToken is set in plain text in the project configuration (Pulumi.yaml)",
-      );
-      expect(r.output).toContain(
-        "remove it from the config block of Pulumi.yaml and run `pulumi config set --secret storage:accessToken`",
-      );
+      const keys = { key: "storage:accessToken", env: "STORAGE_ACCESS_TOKEN", path: false };
+      const where = { where: "Pulumi.yaml", project: true, inline: false };
+      expect(r.output).toContain(errorSaid("CONFIG_NOT_SECRET", { ...keys, ...where }));
       expect(r.output).not.toContain(projectToken);
     } finally {
       await project.dispose();

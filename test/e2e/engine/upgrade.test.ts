@@ -13,6 +13,7 @@ import { TestStack } from "../../../scripts/stack";
 import { installConsumer } from "../../../scripts/consumer";
 import { userPath } from "../../../scripts/toolchain";
 import { ok, onNewestCli } from "../../support/cli-project";
+import { warningSaid } from "../../support/said";
 
 const token = "upgrade-token-5d1c";
 let api: ApiServer;
@@ -107,7 +108,7 @@ test.skipIf(onNewestCli)(
     const requests = api.requests.length;
     const destroy = ok(await stack.destroy());
     expect(destroy.output).toContain(
-      `[USER_LEFT_STACK] StorageUser 'upgraded' (id ${user.id}, on ${service()}) left the stack`,
+      warningSaid("USER_LEFT_STACK", { id: String(user.id), userName: "upgraded", service: service(), failed: false }),
     );
     expect(await stack.resources()).toHaveLength(0);
     expect(api.requests.length).toBe(requests);
