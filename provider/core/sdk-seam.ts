@@ -14,7 +14,8 @@ type Handler = (call: { request: unknown }, callback: Callback) => void;
 export const skipped: string[] = [];
 /** One debug line: the SDK moved, so `what` is not done. To stderr only when PULUMI_STORAGE_USER_DEBUG is set. */
 function skip(what: string, why: unknown): undefined {
-  const line = `pulumi-storage-user: ${what} skipped: ${why instanceof Error ? why.message : String(why)}`;
+  const reason = (why instanceof Error ? why.message : String(why)).split("\n")[0];
+  const line = `pulumi-storage-user: ${what} skipped: ${reason}`;
   skipped.push(line);
   if (process.env.PULUMI_STORAGE_USER_DEBUG) console.error(line);
   return undefined;
