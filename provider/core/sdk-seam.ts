@@ -14,7 +14,8 @@ type Handler = (call: { request: unknown }, callback: Callback) => void;
 export const skipped: string[] = [];
 /** One debug line: the SDK moved, so `what` is not done. To stderr only when PULUMI_STORAGE_USER_DEBUG is set. */
 function skip(what: string, why: unknown): undefined {
-  const line = `pulumi-storage-user: ${what} skipped: ${why instanceof Error ? why.message : String(why)}`;
+  const reason = (why instanceof Error ? why.message : String(why)).split("\n")[0];
+  const line = `pulumi-storage-user: ${what} skipped: ${reason}`;
   skipped.push(line);
   if (process.env.PULUMI_STORAGE_USER_DEBUG) console.error(line);
   return undefined;
@@ -148,8 +149,21 @@ export interface ConstructExtras {
   replaceOnChanges: string[];
   /** URNs. */
   replaceWith: string[];
+  /** A URN: the SDK's server passes it on as a provider reference (`<urn>::<id>`), which cuts it. */
+  deletedWith?: string;
+  /** The SDK's server passes `toObject()`, whose `delete` is `pb_delete`: lost. Each duration as given, or unset. */
+  customTimeouts?: { create?: string; update?: string; delete?: string };
   /** Not in ConstructRequest up to 3.276.0: the engine drops it (undefined then). */
   hideDiffs?: string[];
+}
+
+function timeouts(t: unknown): ConstructExtras["customTimeouts"] {
+  if (typeof t !== "object" || t === null) return undefined;
+  const get = (name: string) =>
+    isFunction((t as Props)[name]) ? ((t as Props)[name] as () => string)() || undefined : undefined;
+  const all = { create: get("getCreate"), update: get("getUpdate"), delete: get("getDelete") };
+  const given = Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined));
+  return Object.keys(given).length > 0 ? given : undefined;
 }
 
 /** Reads a ConstructRequest's options, each only where this SDK's proto has its getter. */
@@ -162,6 +176,8 @@ function constructExtras(req: Props): ConstructExtras {
     additionalSecretOutputs: list("getAdditionalsecretoutputsList") ?? [],
     replaceOnChanges: list("getReplaceonchangesList") ?? [],
     replaceWith: list("getReplaceWithList") ?? [],
+    deletedWith: (isFunction(req.getDeletedwith) && (req.getDeletedwith as () => string)()) || undefined,
+    customTimeouts: timeouts(isFunction(req.getCustomtimeouts) ? req.getCustomtimeouts() : undefined),
     hideDiffs: list("getHideDiffsList") ?? list("getHidediffsList"),
   };
 }
@@ -192,9 +208,14 @@ export function hookProviderServer(hooks: ProviderHooks): boolean {
   const server = grpc?.Server?.prototype;
   const addService = server?.addService;
   const failed = grpc?.status?.FAILED_PRECONDITION;
-  if (!server || !isFunction(addService) || typeof failed !== "number") return !skip(what, "no grpc Server.addService");
-  if (!isFunction(pb?.CheckResponse) || !isFunction(structs?.Struct?.fromJavaScript))
-    return !skip(what, "no CheckResponse or Struct.fromJavaScript");
+  if (!server || !isFunction(addService) || typeof failed !== "number") {
+    skip(what, "no grpc Server.addService");
+    return false;
+  }
+  if (!isFunction(pb?.CheckResponse) || !isFunction(structs?.Struct?.fromJavaScript)) {
+    skip(what, "no CheckResponse or Struct.fromJavaScript");
+    return false;
+  }
   const CheckResponse = pb.CheckResponse as unknown as new () => { setInputs(s: unknown): void };
   const fromJs = structs.Struct.fromJavaScript as (v: Props) => unknown;
   type Request = Props & { getUrn?(): string; getNews?(): { toJavaScript(): Props }; getTimeout?(): number };
@@ -253,7 +274,10 @@ export function askFeaturesOnce(): boolean {
   );
   const client = m?.ResourceMonitorClient?.prototype;
   const ask = client?.supportsFeature;
-  if (!client || !isFunction(ask)) return !skip(what, "no ResourceMonitorClient.supportsFeature");
+  if (!client || !isFunction(ask)) {
+    skip(what, "no ResourceMonitorClient.supportsFeature");
+    return false;
+  }
   const answers = new Map<string, Promise<unknown[]>>();
   client.supportsFeature = function (req, callback) {
     const answer = answers.get(req.getId()) ?? new Promise<unknown[]>((done) => ask.call(this, req, (...a) => done(a)));
@@ -270,7 +294,10 @@ export function askFeaturesOnce(): boolean {
  */
 export function quietSdkStacks(): boolean {
   const previous = Reflect.get(Error, "prepareStackTrace") as Prepare | undefined;
-  if (previous !== undefined && !isFunction(previous)) return !skip("quiet SDK stacks", "prepareStackTrace is set");
+  if (previous !== undefined && !isFunction(previous)) {
+    skip("quiet SDK stacks", "prepareStackTrace is set");
+    return false;
+  }
   const sdk = sdkDir();
   const format: Prepare = (error, frames) => {
     if (!(error as { message?: string }).message && frames[0]?.getFileName()?.startsWith(sdk)) return error.name;

@@ -194,6 +194,8 @@ const storageUserProvider: provider.Provider = {
         ? { replaceWith: extras.replaceWith.map((urn) => new DependencyResource(urn)) }
         : {}),
       ...(extras?.hideDiffs?.length ? { hideDiffs: extras.hideDiffs } : {}),
+      ...(extras?.deletedWith ? { deletedWith: new DependencyResource(extras.deletedWith) } : {}),
+      ...(extras?.customTimeouts ? { customTimeouts: extras.customTimeouts } : {}),
     };
     const user = new User(type, name, { ...props, account: undefined, secrets: undefined }, opts) as User & Stored;
     // A user the engine refused (it reported why) or could not take (it is shutting down) ends its Construct

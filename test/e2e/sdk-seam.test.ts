@@ -73,7 +73,8 @@ out.hooked = seam.hookProviderServer({
   checkConfig: (urn, news) => ({ ...news, urn }),
   configure(args) { if (args.refuse) throw new Error("refused " + args.refuse); },
   create() {},
-  construct(extras, run) { out.construct = extras; run(); },
+  construct(name, extras, run) { out.construct = extras; run(); },
+  constructed() {},
 });
 if (out.hooked) {
   const sdk = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
@@ -94,6 +95,11 @@ if (out.hooked) {
   construct.setAdditionalsecretoutputsList?.(["userName", "state"]);
   construct.setReplaceonchangesList?.(["*"]);
   construct.setReplaceWithList?.(["urn:pulumi:s::p::t::other"]);
+  construct.setDeletedwith?.("urn:pulumi:s::p::t::plain");
+  const timeouts = new pb.ConstructRequest.CustomTimeouts();
+  timeouts.setCreate("45s");
+  timeouts.setDelete("5m");
+  construct.setCustomtimeouts(timeouts);
   impl.construct({ request: construct }, () => {});
 }
 // A resource's stack as the SDK takes it: its frames (3.2xx), or its source position (3.139).
@@ -145,6 +151,8 @@ describe.each(Object.entries(versions))("@pulumi/pulumi %s", (which, version) =>
       additionalSecretOutputs: ["userName", "state"],
       replaceOnChanges: ["*"],
       replaceWith: which === "lowest" ? [] : ["urn:pulumi:s::p::t::other"],
+      deletedWith: "urn:pulumi:s::p::t::plain",
+      customTimeouts: { create: "45s", delete: "5m" },
     });
     // The SDK's stack probes are empty once quiet (3.139 takes a source position only, from its own caller, which
     // the probe is not); any other error keeps its frames.
