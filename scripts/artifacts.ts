@@ -69,6 +69,8 @@ async function make(): Promise<void> {
   fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(src, "node_modules")); // prepack's tsc
   run("npm", ["pack", "--silent", "--pack-destination", out], src);
   step(`npm pack: ${path.basename(tarball)}`);
+  // The whole tree built in the copy: the binary's entry is in scripts/, which the package's own build leaves out.
+  run("npx", ["tsc", "-p", "tsconfig.json"], src);
   // The SDKs of this release, made from the schema the binary serves: with the release's download URL.
   if (pluginUrl) run("bash", ["tools/sdkgen/generate.sh", "--plugin-url", pluginUrl], src);
   // The sdist first, then the wheel built from it, as `build` does by default: the sdist is proven
@@ -109,6 +111,11 @@ async function make(): Promise<void> {
 
 /** The plugin as one executable with Node.js inside, and its archive (scripts/plugin-binary.ts). */
 async function makeBinary(committed: Date): Promise<void> {
+  // Made from the cached linux-x64 Node.js and started by checkBinary: a platform it cannot start on is never shipped.
+  if (process.platform !== "linux" || process.arch !== "x64")
+    throw new Error(
+      `the plugin binary is made and proven on linux-amd64 only, not ${process.platform}-${process.arch}`,
+    );
   const { schema } = (await import(path.join(src, "dist/provider/plugin/schema.js"))) as { schema: object };
   const built = await buildBinary({
     dist: path.join(src, "dist"),

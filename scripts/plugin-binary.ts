@@ -1,6 +1,6 @@
 /**
  * The plugin as one native executable, `pulumi-resource-storage-user`, with Node.js inside: esbuild bundles
- * dist/provider/plugin/binary.js with its dependencies into one script, and Node's single-executable
+ * dist/scripts/plugin-entry.js (the plugin, provider/plugin/server.ts) with its dependencies into one script, and Node's single-executable
  * application support (SEA) puts that script into a copy of the `node` binary (docs/decisions.md "The plugin
  * binary"). Then the archive the engine downloads, `pulumi-resource-storage-user-v<version>-<os>-<arch>.tar.gz`.
  */
@@ -15,7 +15,7 @@ export const binaryName = `pulumi-resource-${pluginName}`;
 export const archiveName = (version: string, platform = "linux-amd64") =>
   `${binaryName}-v${version}-${platform}.tar.gz`;
 
-// Every `require` and `require.resolve` of the bundle goes through provider/plugin/bundled.ts's list once it is loaded
+// Every `require` and `require.resolve` of the bundle goes through scripts/plugin-modules.ts's list once it is loaded
 // (the bundle's first module): an executable has no node_modules, and a SEA's own `require` loads built-in modules only.
 const banner = `require = ((builtin) => {
   const bundle = () => globalThis.__storageUserBundle;
@@ -35,7 +35,7 @@ export type BinaryBuild = {
 };
 
 /**
- * Bundles and makes the executable in `workDir`. `dist` is a build of the package (tsc's output), `schema` the schema
+ * Bundles and makes the executable in `workDir`. `dist` is a build of the tree (tsc -p tsconfig.json's output), `schema` the schema
  * the plugin serves, made here from the build (its descriptions are read from declaration files at start-up, which a
  * bundle has not) with the release's pluginDownloadURL. `node` is the Node.js whose binary is copied.
  */
@@ -52,7 +52,7 @@ export async function buildBinary(opts: {
   const schemaFile = path.join(dist, "provider/plugin/schema.js");
   const { typeToken } = (await import(schemaFile)) as { typeToken: string };
   await esbuild.build({
-    entryPoints: [path.join(dist, "provider/plugin/binary.js")],
+    entryPoints: [path.join(dist, "scripts/plugin-entry.js")],
     outfile: bundle,
     bundle: true,
     platform: "node",
@@ -60,7 +60,7 @@ export async function buildBinary(opts: {
     target: `node${/v(\d+)/.exec(execFileSync(node, ["--version"], { encoding: "utf8" }))![1]}`,
     banner: { js: banner },
     // The SDK loads TypeScript only to serialize a function or compile a program, which a provider never does; out of
-    // the bundle, it is 9 of its 17 MB. Were it reached, it would fail as not found (provider/plugin/bundled.ts).
+    // the bundle, it is 9 of its 17 MB. Were it reached, it would fail as not found (scripts/plugin-modules.ts).
     external: ["typescript"],
     logLevel: "error",
     plugins: [

@@ -156,7 +156,7 @@ test("a YAML program with no plugins block: the engine downloads the plugin bina
   }
 });
 
-test("a YAML project made for 0.6.0 (plugins.providers to the npm package's bin/) moves to the binary with no change and no request", async () => {
+test("a YAML project made for 0.6.0 (plugins.providers to the npm package's bin/) moves to the binary: the user unchanged, no request", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "psu-yaml-upgrade-"));
   const program =
     "resources:\n  app:\n    type: storage-user:index:StorageUser\n    properties:\n      userName: upgrade-app\n";
@@ -174,7 +174,11 @@ test("a YAML project made for 0.6.0 (plugins.providers to the npm package's bin/
   try {
     ok(await stack.up());
     const requests = api.requests.length;
-    const before = (await stack.exportState()).deployment.resources;
+    // The user as stored, its secrets decrypted (each write encrypts anew), and the provider it points at.
+    const users = async () =>
+      (await stack.exportState(true)).deployment.resources!.filter((r) => r.type === "storage-user:index:StorageUser");
+    const withoutProvider = (rs: Record<string, unknown>[]) => rs.map(({ provider: _provider, ...r }) => r);
+    const before = await users();
     // As CHANGELOG's upgrade notes say: the plugins block out, the release's package declaration in.
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: release-upgrade\nruntime: yaml\n${program}`);
     fs.mkdirSync(path.join(dir, "sdks"));
@@ -188,7 +192,14 @@ test("a YAML project made for 0.6.0 (plugins.providers to the npm package's bin/
     const up = ok(await stack.up([], { env: nodeless }));
     expect(up.output).toMatch(/\n\s+2 unchanged\n/);
     expect(api.requests.length).toBe(requests);
-    expect((await stack.exportState()).deployment.resources).toStrictEqual(before);
+    // The user is the same; the engine records it under the default provider of the version and URL the program now
+    // names, as for any package a program names so.
+    const after = await users();
+    expect(withoutProvider(after)).toStrictEqual(withoutProvider(before));
+    expect([before[0].provider, after[0].provider]).toStrictEqual([
+      expect.stringMatching(/::pulumi:providers:storage-user::default::/),
+      expect.stringContaining(`::pulumi:providers:storage-user::default_${v.replace(/\./g, "_")}_http_/127.0.0.1_`),
+    ]);
   } finally {
     await stack.dispose();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -2,6 +2,7 @@
 // the single executable (scripts/plugin-binary.ts) puts them inside it: an executable has no node_modules to look in.
 // The bundle's banner sends every `require` and `require.resolve` here; a name not listed is not found
 // (MODULE_NOT_FOUND, as Node says it), so a reach that feature-detects falls back as it would with the SDK moved.
+// A reach into the SDK by a new name needs its line here: the release's checks run the binary through the engine.
 /* eslint-disable @typescript-eslint/no-require-imports, @typescript-eslint/no-unsafe-return -- each entry is a require
    the bundler follows, by a name it can read: the list's purpose. */
 import Module = require("node:module"); // the module itself, not a copy: its createRequire is replaced below
@@ -22,7 +23,7 @@ const modules: Record<string, () => unknown> = {
 };
 
 const notFound = (id: string) =>
-  Object.assign(new Error(`Cannot find module '${id}' (not bundled: provider/plugin/bundled.ts)`), {
+  Object.assign(new Error(`Cannot find module '${id}' (not bundled: scripts/plugin-modules.ts)`), {
     code: "MODULE_NOT_FOUND",
   });
 /** A name as listed above: `x/index`, `x.js` and `x/` are the name `x`. */
