@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../server/api-server";
 import { archiveName, binaryName, pathWithoutNode } from "../../scripts/plugin-binary";
 import { TestStack } from "../../scripts/stack";
-import { builtCli, pins, packageVersion as v, repoRoot } from "../../scripts/toolchain";
+import { builtCli, cacheDir, pins, packageVersion as v, repoRoot } from "../../scripts/toolchain";
 import { installConsumer } from "../../scripts/consumer";
 import { yamlHostDir, yamlPath } from "../../scripts/yaml-program";
 import { ok, run } from "../support/cli-project";
@@ -298,7 +298,15 @@ test("a Go service (Automation API, the module through GOPROXY=file://) with no 
     fs.copyFileSync(path.join(repoRoot, "examples/go/go.sum"), path.join(dir, "go.sum"));
     fs.copyFileSync(path.join(repoRoot, "test/programs/release/main.go"), path.join(dir, "main.go"));
     const machineCache = execFileSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).trim();
-    const modCache = path.join(dir, "gomodcache");
+    // The module cache `npm run artifacts` builds its Go check in (its compiled packages are then in Go's build cache),
+    // without this module, so the release's copy is the one taken.
+    const modCache = path.join(cacheDir, "artifacts-gomodcache");
+    for (const p of [modCache, path.join(modCache, "cache/download")].map((d) =>
+      path.join(d, "github.com/pulumi-storage-user"),
+    )) {
+      if (fs.existsSync(p)) execFileSync("chmod", ["-R", "u+w", p]); // the module cache's files are read-only
+      fs.rmSync(p, { recursive: true, force: true });
+    }
     execFileSync("go", ["build", "-o", path.join(dir, "service"), "."], {
       cwd: dir,
       env: {
@@ -312,7 +320,6 @@ test("a Go service (Automation API, the module through GOPROXY=file://) with no 
         GOWORK: "off",
       },
     });
-    execFileSync("chmod", ["-R", "u+w", modCache]); // the module cache's files are read-only
     await serviceRuns("go", [path.join(dir, "service")]);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
