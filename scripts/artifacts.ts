@@ -1,8 +1,11 @@
 /**
- * `npm run artifacts -- --out <dir>`: a release's artifacts for the version in package.json, each
+ * `npm run artifacts -- --out <dir> [--plugin-url <url>]`: a release's artifacts for the version in package.json, each
  * made by the tool made for it, from a copy of the tracked files, so the clone is left as it was
  * (pip builds inside its source folder, npm pack rewrites package.json for a moment). Then each is
- * installed from <dir> alone in a temp folder and used (docs/development.md "Releases").
+ * installed from <dir> alone in a temp folder and used, and SHA256SUMS is written last, naming only
+ * what passed (docs/development.md "Releases"). `--plugin-url`: where the engine downloads the plugin
+ * binary from, carried by the binary's schema, the Go and Python SDKs and the YAML package declaration;
+ * without it the release carries none, and the plugin is installed with `pulumi plugin install --file`.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -11,9 +14,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startApiServer } from "../server/api-server";
+import { archive, archiveName, binaryName, buildBinary, pathWithoutNode, pluginName, seaNode } from "./plugin-binary";
+import { yamlHostDir } from "./yaml-program";
 import { randomSecret } from "../server/tokens";
 import { TestStack } from "./stack";
-import { cacheDir, packageVersion as version, repoRoot } from "./toolchain";
+import { builtCli, cacheDir, nodeBinDir, packageVersion as version, pins, repoRoot } from "./toolchain";
 
 /** Runs a command quietly; its standard error is shown only when it fails. */
 function run(cmd: string, args: string[], cwd = repoRoot, env: NodeJS.ProcessEnv = process.env): string {
@@ -26,9 +31,17 @@ function run(cmd: string, args: string[], cwd = repoRoot, env: NodeJS.ProcessEnv
 }
 const lastLine = (text: string) => text.split("\n").pop()!;
 
-const { values } = parseArgs({ options: { out: { type: "string" } } });
+const { values } = parseArgs({ options: { out: { type: "string" }, "plugin-url": { type: "string" } } });
 if (!values.out) {
-  console.error("usage: npm run artifacts -- --out <dir>   (an empty or new folder)");
+  console.error("usage: npm run artifacts -- --out <dir> [--plugin-url <url>]   (an empty or new folder)");
+  process.exit(2);
+}
+// The engine fetches <url>/pulumi-resource-storage-user-v<version>-<os>-<arch>.tar.gz with a plain GET.
+const pluginUrl = values["plugin-url"];
+if (pluginUrl !== undefined && !/^https?:\/\/[^/]/.test(pluginUrl)) {
+  console.error(
+    `--plugin-url ${pluginUrl}: give the http:// or https:// address of the folder that serves this release`,
+  );
   process.exit(2);
 }
 const out = path.resolve(values.out);
@@ -47,7 +60,7 @@ const step = (what: string) => {
   last = Date.now();
 };
 
-function make(): void {
+async function make(): Promise<void> {
   for (const file of run("git", ["ls-files", "-z"]).split("\0").filter(Boolean)) {
     if (!fs.existsSync(path.join(repoRoot, file))) continue; // deleted in the working tree
     fs.mkdirSync(path.dirname(path.join(src, file)), { recursive: true });
@@ -56,6 +69,10 @@ function make(): void {
   fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(src, "node_modules")); // prepack's tsc
   run("npm", ["pack", "--silent", "--pack-destination", out], src);
   step(`npm pack: ${path.basename(tarball)}`);
+  // The whole tree built in the copy: the binary's entry is in scripts/, which the package's own build leaves out.
+  run("npx", ["tsc", "-p", "tsconfig.json"], src);
+  // The SDKs of this release, made from the schema the binary serves: with the release's download URL.
+  if (pluginUrl) run("bash", ["tools/sdkgen/generate.sh", "--plugin-url", pluginUrl], src);
   // The sdist first, then the wheel built from it, as `build` does by default: the sdist is proven
   // whole. The wheel's timestamps are the commit's, so the same commit gives the same wheel.
   const committed = new Date(run("git", ["log", "-1", "--format=%cI"]));
@@ -76,6 +93,44 @@ function make(): void {
     path.join(out, "go"),
   ]);
   step(`Go module ${modulePath} v${version}`);
+  // YAML's package declaration (a "package lock file" the YAML host finds in the project's folders): the plugin's
+  // name, version and download URL, so a program needs no `plugins` block.
+  fs.writeFileSync(
+    path.join(out, `${pluginName}.yaml`),
+    [
+      "packageDeclarationVersion: 1",
+      `name: ${pluginName}`,
+      `version: ${version}`,
+      ...(pluginUrl ? [`downloadUrl: ${pluginUrl}`] : []),
+      "",
+    ].join("\n"),
+  );
+  await makeBinary(committed);
+  fs.writeFileSync(path.join(out, "README.md"), releaseReadme());
+}
+
+/** The plugin as one executable with Node.js inside, and its archive (scripts/plugin-binary.ts). */
+async function makeBinary(committed: Date): Promise<void> {
+  // Made from the cached linux-x64 Node.js and started by checkBinary: a platform it cannot start on is never shipped.
+  if (process.platform !== "linux" || process.arch !== "x64")
+    throw new Error(
+      `the plugin binary is made and proven on linux-amd64 only, not ${process.platform}-${process.arch}`,
+    );
+  const { schema } = (await import(path.join(src, "dist/provider/plugin/schema.js"))) as { schema: object };
+  const built = await buildBinary({
+    dist: path.join(src, "dist"),
+    schema: pluginUrl ? { ...schema, pluginDownloadURL: pluginUrl } : schema,
+    node: path.join(nodeBinDir(seaNode), "node"),
+    workDir: path.join(tmp, "binary"),
+  });
+  archive(built.binary, path.join(out, archiveName(version)), committed);
+  step(
+    `plugin binary: ${(built.binaryBytes / 1e6).toFixed(1)} MB (bundle ${(built.bundleBytes / 1e6).toFixed(1)} MB, ${built.ms.bundle} ms; SEA ${built.ms.sea} ms), ${archiveName(version)}`,
+  );
+}
+
+/** SHA256SUMS: each file of the folder, written once every check passed. */
+function writeSums(): void {
   const files = (fs.readdirSync(out, { recursive: true }) as string[]).filter((f) =>
     fs.statSync(path.join(out, f)).isFile(),
   );
@@ -200,16 +255,118 @@ function checkGo(): void {
   step("Go: a program requiring the module from the release folder (GOPROXY=file://), no replace, builds");
 }
 
+/**
+ * The archive holds the executable alone, an ELF file; `pulumi plugin install --file` installs it, and a YAML program
+ * with no `plugins` block (the release's package declaration in its folder) previews against the local API, with no
+ * Node.js on PATH.
+ */
+async function checkBinary(): Promise<void> {
+  const archived = path.join(out, archiveName(version));
+  const listed = run("tar", ["-tzf", archived]);
+  if (listed !== binaryName)
+    throw new Error(`${archiveName(version)} holds ${JSON.stringify(listed)}, not ${binaryName} alone`);
+  const unpacked = path.join(tmp, "unpacked");
+  fs.mkdirSync(unpacked);
+  run("tar", ["-xzf", archived, "-C", unpacked]);
+  const kind = run("file", ["-b", path.join(unpacked, binaryName)]);
+  if (!/^ELF 64-bit LSB (pie )?executable, x86-64/.test(kind))
+    throw new Error(`${binaryName} is not a native executable: ${kind}`);
+  const dir = path.join(tmp, "yaml");
+  fs.mkdirSync(path.join(dir, "sdks"), { recursive: true });
+  fs.copyFileSync(path.join(out, `${pluginName}.yaml`), path.join(dir, "sdks", `${pluginName}.yaml`));
+  fs.writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    "name: artifacts-binary\nruntime: yaml\nresources:\n  app:\n    type: storage-user:index:StorageUser\n    properties:\n      userName: app-prod\n",
+  );
+  const PATH = pathWithoutNode([builtCli(pins.cli), yamlHostDir()]);
+  const token = randomSecret();
+  const api = await startApiServer({ token });
+  const stack = await TestStack.create({
+    programDir: dir,
+    config: { "storage-user:baseUrl": api.url },
+    secrets: { "storage-user:accessToken": token },
+    env: { PATH },
+  });
+  try {
+    await stack.must(["plugin", "install", "resource", pluginName, version, "--file", archived]);
+    const preview = await stack.preview();
+    if (preview.code !== 0 || !/\+ 2 to create/.test(preview.output) || api.requests.length !== 0)
+      throw new Error(`pulumi preview through the installed binary:\n${preview.output}`);
+  } finally {
+    await stack.dispose();
+    await api.close();
+  }
+  step(
+    `plugin binary: ${kind.split(",")[0]}, installed with plugin install --file, a YAML preview with no node on PATH`,
+  );
+}
+
+/** The release folder's README.md: what each file is and how each team installs it. */
+function releaseReadme(): string {
+  const wheel = `pulumi_storage_user-${version}-py3-none-any.whl`;
+  const plugin = pluginUrl
+    ? `The engine downloads the plugin itself from ${pluginUrl} (the URL this release was made with, carried by the Go and Python SDKs and ${pluginName}.yaml), when a program first uses StorageUser. Offline, or from this folder:`
+    : "This release was made without `--plugin-url`: it carries no download URL, so install the plugin from this folder on each machine that runs `pulumi` (or point `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES` at a server of this folder):";
+  return `# pulumi-storage-user ${version}
+
+| File | What it is |
+|---|---|
+| \`${archiveName(version)}\` | The provider plugin for Go, Python and YAML programs: one executable, \`${binaryName}\`, with Node.js inside (linux-amd64; no Node.js needed on the machine). |
+| \`${wheel}\`, \`pulumi_storage_user-${version}.tar.gz\` | The Python SDK (wheel and sdist). |
+| \`go/\` | The Go SDK, \`${modulePath}\` v${version}, laid out as a Go module proxy. |
+| \`${pluginName}.yaml\` | Pulumi YAML's package declaration: name, version${pluginUrl ? " and download URL" : ""} of the plugin. |
+| \`pulumi-storage-user-${version}.tgz\` | The npm package: TypeScript programs, the Automation API, and 0.6.0's \`plugins.providers\` route. |
+| \`SHA256SUMS\` | The SHA-256 of each file, written after each was installed from this folder and used. |
+
+## The plugin
+
+${plugin}
+
+\`\`\`sh
+pulumi plugin install resource ${pluginName} ${version} --file ${archiveName(version)}
+\`\`\`
+
+## Python
+
+\`\`\`sh
+pip install --find-links <this folder> pulumi_storage_user==${version}   # or from your own package index
+\`\`\`
+
+## Go
+
+A private release: the module is in no public proxy or checksum database.
+
+\`\`\`sh
+export GOPROXY=file://<this folder>/go,https://proxy.golang.org GONOSUMDB=${modulePath} GOFLAGS=-mod=mod
+go get ${modulePath}@v${version}
+\`\`\`
+
+## YAML
+
+Copy \`${pluginName}.yaml\` into the project's folder (e.g. \`sdks/${pluginName}.yaml\`); the program uses \`storage-user:index:StorageUser\` with no \`plugins\` block.
+
+## TypeScript
+
+\`\`\`sh
+npm install ./pulumi-storage-user-${version}.tgz @pulumi/pulumi
+\`\`\`
+
+Each language's guide: docs/python.md, docs/go.md, docs/yaml.md and README.md of pulumi-storage-user ${version}.
+`;
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   console.log(
     `pulumi-storage-user ${version}: making the artifacts in ${out} (cold: minutes, then cached in ${cacheDir})`,
   );
   try {
-    make();
+    await make();
     checkPython();
     checkGo();
     await checkNpm();
+    await checkBinary();
+    writeSums();
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

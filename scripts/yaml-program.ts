@@ -12,13 +12,17 @@ import { installConsumer } from "./consumer";
 import { repoRoot, userPath } from "./toolchain";
 
 let hostDir: string | undefined;
-/** PATH with the real YAML host (tools/yaml-host) after the Pulumi install and Node.js, for a TestStack's `env`. */
-export function yamlPath(): string {
+/** The directory of the real YAML host (tools/yaml-host). */
+export function yamlHostDir(): string {
   hostDir ??= execFileSync("bash", [path.join(repoRoot, "tools", "yaml-host", "build.sh")], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
   }).trim();
-  return userPath(undefined, [hostDir]);
+  return hostDir;
+}
+/** PATH with the real YAML host after the Pulumi install and Node.js, for a TestStack's `env`. */
+export function yamlPath(): string {
+  return userPath(undefined, [yamlHostDir()]);
 }
 
 export interface YamlUsers {
