@@ -299,8 +299,16 @@ export function quietSdkStacks(): boolean {
     return false;
   }
   const sdk = sdkDir();
+  // Bundled into the plugin binary, the SDK's frames are in the one file this function is in.
+  const probe: { stack?: unknown } = {};
+  Reflect.set(Error, "prepareStackTrace", (_error: Error, frames: NodeJS.CallSite[]) => frames[0]?.getFileName());
+  Error.captureStackTrace(probe);
+  const own = probe.stack; // formatted when first read: by the formatter above
+  Reflect.set(Error, "prepareStackTrace", previous);
+  const ownFile = typeof own === "string" ? own : undefined;
+  const inSdk = (file?: string | null) => !!file && (file.startsWith(sdk) || file === ownFile);
   const format: Prepare = (error, frames) => {
-    if (!(error as { message?: string }).message && frames[0]?.getFileName()?.startsWith(sdk)) return error.name;
+    if (!(error as { message?: string }).message && inSdk(frames[0]?.getFileName())) return error.name;
     if (previous) return previous(error, frames);
     return [`${error.name}${error.message ? `: ${error.message}` : ""}`, ...frames.map(String)].join("\n    at ");
   };
