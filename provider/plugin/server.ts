@@ -115,10 +115,13 @@ function owe(name: string, n: number): void {
   else owed.delete(name);
   for (const f of wake.splice(0)) f();
 }
+// A Construct that waits for another's answer (dependsOn) arrives only after it: none owed is answered for good only
+// when none arrives for a moment either.
 async function othersAnswered(): Promise<void> {
-  for (let since = Date.now(); owed.size > 0;) {
+  for (let since = Date.now(), quiet = 0; owed.size > 0 || quiet < 8;) {
     if (creating > 0) since = Date.now();
     else if (Date.now() - since > 10_000) return;
+    quiet = owed.size > 0 ? 0 : quiet + 1;
     await new Promise<void>((done) => {
       wake.push(done);
       setTimeout(done, 250).unref();
