@@ -5,7 +5,7 @@ import type { ConfigMap, EngineEvent, Stack, Workspace } from "@pulumi/pulumi/au
 import { checkConfig, PlainAt } from "./config";
 import { errorCodes, StorageUserError, StorageUserErrorCode, StorageUserWarningCode, warningCodes } from "./messages";
 import { nameFromUrn, TYPES, typeFromUrn } from "./identity";
-import { plainInFiles, readProjectFile, stackConfigFile } from "./project-file";
+import { assertPluginCanStart, plainInFiles, readProjectFile, stackConfigFile } from "./project-file";
 
 /** One failure or warning of a StorageUser (or its ledger, or the run's configuration). */
 export interface StorageUserDiagnostic<Code extends string> {
@@ -37,17 +37,11 @@ export type StackLike = Pick<Stack, "name" | "getAllConfig"> & {
   workspace: Pick<Workspace, "workDir" | "projectSettings">;
 };
 
-// A TypeScript program's dynamic-provider plugin starts in the project's main directory and loads both from there.
-async function assertPluginCanStart({ workspace }: StackLike): Promise<void> {
+// A TypeScript program's dynamic-provider plugin starts in the project's main directory.
+async function pluginStarts({ workspace }: StackLike): Promise<void> {
   const { runtime, main } = await workspace.projectSettings();
-  if ((typeof runtime === "string" ? runtime : runtime?.name) !== "nodejs") return;
-  const dir = path.resolve(workspace.workDir, main ?? ".");
-  for (const module of ["@pulumi/pulumi/cmd/dynamic-provider", "pulumi-storage-user/dist/provider/runtime"])
-    try {
-      require.resolve(module, { paths: [dir] });
-    } catch {
-      throw new StorageUserError("PLUGIN_CANNOT_START", { module, dir });
-    }
+  if ((typeof runtime === "string" ? runtime : runtime?.name) === "nodejs")
+    assertPluginCanStart(path.resolve(workspace.workDir, main ?? "."));
 }
 
 const ourType = (type?: string) => (Object.values(TYPES) as (string | undefined)[]).includes(type?.split("$").pop());
@@ -140,7 +134,7 @@ export function checkStorageConfig(config: ConfigMapLike, options: { path?: bool
  * `setAllConfig`, secret ones on `pulumi config set`'s standard input (the Automation API's arguments show in process lists). */
 export async function setStorageConfig(stack: Stack, config: ConfigMapLike, options: { path?: boolean } = {}) {
   checkStorageConfig(config, options);
-  await assertPluginCanStart(stack);
+  await pluginStarts(stack);
   const entries = Object.entries(config);
   await stack.setAllConfig(Object.fromEntries(entries.filter(([, v]) => !v.secret)), options.path);
   const ws = stack.workspace;
@@ -158,7 +152,7 @@ export async function setStorageConfig(stack: Stack, config: ConfigMapLike, opti
 
 /** Refuses a stack whose existing config holds a plain token or a misspelt key, or whose plugin cannot start, before any operation records it. */
 export async function checkStackConfig(stack: StackLike): Promise<void> {
-  await assertPluginCanStart(stack);
+  await pluginStarts(stack);
   const config = await stack.getAllConfig();
   const dir = stack.workspace.workDir;
   const file = stackConfigFile(dir, stack.name);

@@ -4,8 +4,10 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { checkConfig } from "./config";
 import { TYPES } from "./identity";
-import { plainInFiles, stackConfigFile } from "./project-file";
-import { programStacks as trimStacks, runStore } from "./core/sdk-seam";
+import { assertPluginCanStart, plainInFiles, stackConfigFile } from "./project-file";
+import { inlineRunDir, keepInlineRunDirs, programStacks as trimStacks, runStore } from "./core/sdk-seam";
+
+keepInlineRunDirs();
 
 /** A value made once per run: one service process runs many stacks' programs, each in a store of its own (the SDK's localState). */
 export function perRun<T>(make: () => T): () => T {
@@ -32,8 +34,11 @@ export const programStacks = () => trimStacks(__dirname + path.sep);
 // The project's directory, when the host passed one: an inline program gets a placeholder ("rootDirectory" or "").
 const projectRoot = () => [pulumi.runtime.getRootDirectory?.()].find((root) => root && path.isAbsolute(root));
 
-/** The one config check, once per run: a token is plain when the engine's secret keys lack it or its text stands in a file. */
+/** The one config check, once per run: a token is plain when the engine's secret keys lack it or its text stands in a file.
+ * An inline program first checks that its plugin can start where the engine starts it (docs/automation-api.md). */
 export const assertConfig = perRun(() => {
+  const runDir = inlineRunDir();
+  if (runDir) assertPluginCanStart(runDir);
   const runtime = pulumi.runtime as unknown as { allConfig(): Record<string, string> };
   const raw = runStore()?.config?.PULUMI_CONFIG_SECRET_KEYS || process.env.PULUMI_CONFIG_SECRET_KEYS;
   const secretKeys = raw ? (JSON.parse(raw) as string[]) : undefined;

@@ -1,7 +1,8 @@
-// A project's Pulumi.yaml and stack config file: only the top-level scalars needed, so no YAML parser.
+// A project's Pulumi.yaml and stack config file (only the top-level scalars needed, so no YAML parser), and its main directory.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { PlainAt } from "./config";
+import { StorageUserError } from "./messages";
 
 interface ProjectFile {
   file: string;
@@ -54,4 +55,14 @@ export function plainInFiles(dir: string, stack: string, value: string): PlainAt
   if (has(stackFile)) return { where: path.basename(stackFile!) };
   if (has(project?.file)) return { where: path.basename(project!.file), project: true };
   return undefined;
+}
+
+/** Refuses (`[PLUGIN_CANNOT_START]`) a project main directory the dynamic-provider plugin cannot start in: it loads both from there. */
+export function assertPluginCanStart(dir: string): void {
+  for (const module of ["@pulumi/pulumi/cmd/dynamic-provider", "pulumi-storage-user/dist/provider/runtime"])
+    try {
+      require.resolve(module, { paths: [dir] });
+    } catch {
+      throw new StorageUserError("PLUGIN_CANNOT_START", { module, dir });
+    }
 }

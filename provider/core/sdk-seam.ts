@@ -3,6 +3,7 @@
 // the shape it expects; when the SDK moved, it does nothing, says so in one debug line and never throws, so an SDK
 // of the peer range this package was not tested with costs a speed-up or a nicety, never a run
 // (test/e2e/sdk-seam.test.ts loads it at the lowest, the pinned and the newest @pulumi/pulumi).
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 
@@ -47,6 +48,21 @@ export function runStore(): Store | undefined {
         : (m && skip("the per-run store", "no getStore"), null);
   }
   return stateModule?.getStore();
+}
+
+const runDirs = new AsyncLocalStorage<string>();
+/** An inline program's RunRequest pwd: the project's main directory, where the engine starts its plugins. */
+export const inlineRunDir = () => runDirs.getStore();
+/** The SDK's LanguageServer (automation/server), which runs inline programs, drops the pwd: each run keeps it here. */
+export function keepInlineRunDirs(): void {
+  type Run = (this: unknown, call: { request?: { getPwd?(): string } }, callback: unknown) => unknown;
+  const m = fromSdk<{ LanguageServer?: { prototype?: { run?: Run } } }>("an inline run's pwd", "./automation/server");
+  const proto = m?.LanguageServer?.prototype;
+  const run = proto?.run;
+  if (!m || !proto || !isFunction(run)) return void (m && skip("an inline run's pwd", "no LanguageServer.run"));
+  proto.run = function (call, callback) {
+    return runDirs.run(call?.request?.getPwd?.() ?? "", () => run.call(this, call, callback));
+  };
 }
 
 type Prepare = ((error: Error, frames: NodeJS.CallSite[]) => string) & { trims?: true };

@@ -54,6 +54,7 @@ type Report = {
   quiet: boolean;
   callsitesAfter?: number;
   crashStack: boolean;
+  inlineRunDir?: string;
   skipped: string[];
 };
 
@@ -110,8 +111,17 @@ out.quiet = seam.quietSdkStacks();
 out.callsitesAfter = frames();
 out.crashStack = /\\n    at /.test(new Error("a crash").stack);
 seam.programStacks(__dirname + path.sep);
+// An inline program run by the SDK's own LanguageServer, as the Automation API runs it, reads its RunRequest's pwd.
+seam.keepInlineRunDirs();
+let run;
+if (has("@pulumi/pulumi/automation/server")) {
+  const request = new (require("@pulumi/pulumi/proto/language_pb").RunRequest)();
+  request.setPwd("/the/main");
+  const { LanguageServer } = require("@pulumi/pulumi/automation/server");
+  run = new LanguageServer(async () => void (out.inlineRunDir = seam.inlineRunDir())).run({ request }, () => {});
+}
 out.skipped = seam.skipped;
-console.log(JSON.stringify(out));
+Promise.resolve(run).then(() => console.log(JSON.stringify(out)));
 `;
 
 function runProbe(dir: string): Report {
@@ -158,6 +168,7 @@ describe.each(Object.entries(versions))("@pulumi/pulumi %s", (which, version) =>
     // the probe is not); any other error keeps its frames.
     if (which !== "lowest") expect(r.callsitesBefore).toBeGreaterThan(0);
     expect([r.callsitesAfter, r.crashStack]).toStrictEqual([0, true]);
+    expect(r.inlineRunDir).toBe("/the/main");
   });
 });
 
@@ -178,5 +189,7 @@ test("an SDK that moved: each reach does nothing, names what it skipped, and thr
     "pulumi-storage-user: warnings under their resource",
     "pulumi-storage-user: asking the engine's features once",
     "pulumi-storage-user: the plugin's CheckConfig, Configure, Create and Construct",
+    "pulumi-storage-user: an inline run's pwd",
   ]);
+  expect(r.inlineRunDir).toBeUndefined();
 });

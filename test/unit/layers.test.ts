@@ -23,7 +23,7 @@ const files = ["provider", "cli"].flatMap((d) =>
 /** Files loaded by a name the code builds at run time, which no reading can resolve: each such file, and what it loads. */
 const dynamic: Record<string, string[]> = {
   "provider/serializable.ts": ["provider/runtime.ts", "provider/ledger-runtime.ts"],
-  "provider/automation.ts": [], // the project's @pulumi/pulumi and pulumi-storage-user, resolved from its main, not loaded
+  "provider/project-file.ts": [], // the project's @pulumi/pulumi and pulumi-storage-user, resolved from its main, not loaded
   "provider/core/engine-log.ts": [], // @grpc/grpc-js, resolved from @pulumi/pulumi's directory
 };
 /**

@@ -216,15 +216,20 @@ describe.skipIf(onNewestCli)("docs/automation-api.md's snippet and examples/auto
     expect(fs.readdirSync(path.join(work, "guide-tmp"))).toEqual([]);
   });
 
-  // docs/automation-api.md "Where the plugin starts": without this package's helpers nothing checks the project's
-  // main, and an inline program cannot know it (LocalWorkspace keeps it): the plugin fails to start, and says so in Node's words.
-  test("the snippet with the stack's own setAllConfig instead of setStorageConfig, from a directory without node_modules: Node's Cannot find module when the plugin starts, nothing created", async () => {
+  // docs/automation-api.md "Where the plugin starts": with none of this package's helpers, the first StorageUser checks
+  // the directory the engine starts the plugin in, the inline run's pwd (the project's main), before it registers.
+  test("the snippet with the stack's own setAllConfig instead of setStorageConfig, from a directory without node_modules: [PLUGIN_CANNOT_START] from the program, nothing created", async () => {
     const requests = apis[0].requests.length;
     const token = "bare-service-token-3c9d"; // not a token of the servers: never sent, and not in the search below
     const r = await service(path.join(work, "empty"), "guide/bare.mjs", ["bare", apis[0].url, token], "guide-tmp");
-    expect(r.steps).toStrictEqual([{ ok: false, message: expect.stringContaining("pulumi up") }]);
-    expect(r.output).toContain("Error: Cannot find module '@pulumi/pulumi/cmd/dynamic-provider'");
-    expect(r.output).toContain(`- ${path.join(work, "empty")}/[eval]`);
+    const said = errorSaid("PLUGIN_CANNOT_START", {
+      module: "@pulumi/pulumi/cmd/dynamic-provider",
+      dir: path.join(work, "empty"),
+    });
+    expect(r.steps).toStrictEqual([{ ok: false, message: expect.stringContaining(said) }]);
+    // The snippet's own line for each failure in the run's events (storageUserFailures: code, urn, userName, message).
+    expect(r.output).toContain(`PLUGIN_CANNOT_START undefined undefined ${said}\n`);
+    expect(r.output).not.toContain("Cannot find module");
     expect(apis[0].requests.length).toBe(requests);
     expect(fs.readdirSync(path.join(work, "guide-tmp"))).toEqual([]);
   });
