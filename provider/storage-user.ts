@@ -90,9 +90,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
       name,
       {
         userName: args.userName,
-        ...(args.persistPassword === undefined ? {} : { persistPassword: args.persistPassword }),
-        ...(args.connection === undefined ? {} : { connection: args.connection }),
-        ...(args.rotateAfter === undefined ? {} : { rotateAfter: args.rotateAfter }),
+        ...Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined)),
         __urn: urnOf(name, "user", opts?.parent),
         // A generated name is made at up, not at preview (inputs.ts nameInputs).
         ...(pulumi.runtime.isDryRun() ? { [PREVIEW_MARK]: true } : {}),

@@ -9,7 +9,7 @@ import { createUrn, CustomResource, DependencyResource, ProviderResource } from 
 import { checkConfig, settingKeys, Settings } from "../config";
 import { lifecycle } from "../core/lifecycle";
 import { StorageUserError } from "../messages";
-import { refuseUnsupportedOptions, SUFFIX } from "../arguments";
+import { argNames, refuseUnsupportedOptions, SUFFIX } from "../arguments";
 import { nameFromUrn } from "../identity";
 import { isObject, outputNames, SECRET_SIG } from "../model";
 import { derive, secretOutputs, Stored } from "../derive";
@@ -179,13 +179,7 @@ const storageUserProvider: provider.Provider = {
     const extras = constructing.getStore();
     const replaceOnChanges = [...(options.replaceOnChanges ?? []), ...(extras?.replaceOnChanges ?? [])];
     refuseUnsupportedOptions(name, { deleteBeforeReplace: extras?.deleteBeforeReplace, replaceOnChanges });
-    const props = {
-      userName: undefined,
-      persistPassword: undefined,
-      connection: undefined,
-      rotateAfter: undefined,
-      ...inputs,
-    };
+    const props = { ...Object.fromEntries(argNames.map((k) => [k, undefined])), ...inputs };
     const { providers, ...rest } = options; // a map here (the SDK's server builds it); a custom resource takes one
     const provider = (providers as Record<string, ProviderResource> | undefined)?.["storage-user"];
     const secret = secretOutputs(extras?.additionalSecretOutputs);
