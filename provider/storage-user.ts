@@ -11,7 +11,8 @@ import {
 } from "./arguments";
 import { outputNames, OutputValues } from "./model";
 import { derive, secretOutputs, Stored } from "./derive";
-import { assertConfig, programStacks, perRun, redactResponseDumps, urnOf } from "./program";
+import { assertConfig, programStacks, perRun, urnOf } from "./program";
+import { redactResponseDumps } from "./core/sdk-seam";
 import { serializableProvider } from "./serializable";
 
 redactResponseDumps(pulumi.log);

@@ -1,7 +1,6 @@
 // The plugin for YAML, Go and Python programs, run from the package (bin/): the program needs no node_modules
 // (pulumi/pulumi#5455). StorageUser is a remote component: Construct registers a custom resource of its type and name
 // that keeps TypeScript's state, and derives the outputs each run (docs/decisions.md "The plugin's state").
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as provider from "@pulumi/pulumi/provider";
@@ -13,7 +12,7 @@ import { argNames, refuseUnsupportedOptions, SUFFIX } from "../arguments";
 import { nameFromUrn } from "../identity";
 import { isObject, outputNames, SECRET_SIG } from "../model";
 import { derive, secretOutputs, Stored } from "../derive";
-import { keysInStackFile, plainInFiles } from "../project-file";
+import { keysInStackFile, plainInFiles, readProjectFile } from "../project-file";
 import {
   askFeaturesOnce,
   ConstructExtras,
@@ -45,7 +44,7 @@ function toEngine({ __urn: _urn, [SUFFIX]: _suffix, ...outs }: Props): Props {
 // The plugin runs in the program's directory: the project's, or below it.
 function projectDir(): string {
   for (let d = process.cwd(); ; d = path.dirname(d)) {
-    if (fs.existsSync(path.join(d, "Pulumi.yaml")) || fs.existsSync(path.join(d, "Pulumi.yml"))) return d;
+    if (readProjectFile(d)) return d;
     if (d === path.dirname(d)) return process.cwd();
   }
 }
