@@ -113,13 +113,8 @@ export function rotationRefusal(
 
 /** A period as the rotation's warning names it: its two largest units, e.g. "92d3h", "5h12m", "0m". */
 export function periodText(ms: number): string {
-  const units = [
-    ["d", DAY_MS],
-    ["h", 3_600_000],
-    ["m", 60_000],
-  ] as const;
   let rest = Math.max(0, ms);
-  const parts = units.map(([unit, size]) => {
+  const parts = Object.entries({ d: DAY_MS, h: 3_600_000, m: 60_000 }).map(([unit, size]) => {
     const n = Math.floor(rest / size);
     rest -= n * size;
     return [n, unit] as const;

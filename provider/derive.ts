@@ -10,16 +10,12 @@ export type Stored = { id: Output<string>; account: Output<unknown>; secrets: Ou
  */
 export function derive(u: Stored, name: OutputName, secretToo = false): Output<unknown> {
   const { from } = outputs[name];
-  if (from === "id") {
-    const value = u.id.apply((id) => deriveOutput(name, { id }));
-    return secretToo ? secret(value) : value;
+  if (from === "credentials") {
+    const both = all([u.account, u.secrets]);
+    return secret(both.apply(([account, secrets]) => deriveOutput(name, sourcesOf({ account, secrets }))));
   }
-  if (from === "account") {
-    const value = u.account.apply((account) => deriveOutput(name, sourcesOf({ account })));
-    return secretToo ? secret(value) : value;
-  }
-  const both = all([u.account, u.secrets]);
-  return secret(both.apply(([account, secrets]) => deriveOutput(name, sourcesOf({ account, secrets }))));
+  const value = (u[from] as Output<unknown>).apply((v) => deriveOutput(name, sourcesOf({ [from]: v })));
+  return secretToo ? secret(value) : value;
 }
 
 /**

@@ -7,4 +7,4 @@ export { StorageUserLedger, StorageUserLedgerArgs, LedgerEntry } from "./ledger"
 export type { ForgottenUser, TrackedUser } from "./model";
 export { StorageUserError, errorCodes, warningCodes } from "./messages";
 export type { StorageUserErrorCode, StorageUserWarningCode } from "./messages";
-export { redactResponseDumps } from "./program";
+export { redactResponseDumps } from "./core/sdk-seam";

@@ -52,9 +52,7 @@ export async function check(_olds: Props, news: Props): Promise<dynamic.CheckRes
     failures.push({ property: "users", reason: reasons.usersNotAList() });
   const seen = new Set<string>();
   for (const [i, u] of usersOf(news).entries()) {
-    const bad = ["name", "id", "userName"].filter(
-      (k) => typeof (u as Props)?.[k] !== "string" || (u as Props)[k] === "",
-    );
+    const bad = ["name", "id", "userName"].filter((k) => !(u as Props)?.[k] || typeof (u as Props)[k] !== "string");
     if (bad.length > 0) failures.push({ property: `users[${i}]`, reason: reasons.ledgerEntryIncomplete(bad) });
     else if (u.service != null && typeof u.service !== "string")
       failures.push({ property: `users[${i}].service`, reason: reasons.ledgerServiceNotText() });

@@ -1,5 +1,5 @@
-// The program side besides the resources: the config check before the first one registers, the per-run
-// scope a service's many stacks need, and the debug-output guard.
+// The program side besides the resources: the config check before the first one registers, and the per-run
+// scope a service's many stacks need.
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { checkConfig } from "./config";
@@ -60,5 +60,3 @@ export const assertConfig = perRun(() => {
     { project: pulumi.getProject() },
   );
 });
-
-export { redactResponseDumps } from "./core/sdk-seam";

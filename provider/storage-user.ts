@@ -11,7 +11,8 @@ import {
 } from "./arguments";
 import { outputNames, OutputValues } from "./model";
 import { derive, secretOutputs, Stored } from "./derive";
-import { assertConfig, programStacks, perRun, redactResponseDumps, urnOf } from "./program";
+import { assertConfig, programStacks, perRun, urnOf } from "./program";
+import { redactResponseDumps } from "./core/sdk-seam";
 import { serializableProvider } from "./serializable";
 
 redactResponseDumps(pulumi.log);
@@ -90,9 +91,7 @@ export class StorageUser extends pulumi.dynamic.Resource {
       name,
       {
         userName: args.userName,
-        ...(args.persistPassword === undefined ? {} : { persistPassword: args.persistPassword }),
-        ...(args.connection === undefined ? {} : { connection: args.connection }),
-        ...(args.rotateAfter === undefined ? {} : { rotateAfter: args.rotateAfter }),
+        ...Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined)),
         __urn: urnOf(name, "user", opts?.parent),
         // A generated name is made at up, not at preview (inputs.ts nameInputs).
         ...(pulumi.runtime.isDryRun() ? { [PREVIEW_MARK]: true } : {}),

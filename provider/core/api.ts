@@ -144,9 +144,8 @@ async function attempt(req: CreateRequest, url: URL, body: string, source: strin
   } catch (err) {
     const code = codeOf(err);
     const d = { url: shown(url), detail: describe(err), source };
-    if (code === "ENOTFOUND")
-      throw new StorageUserError("UNREACHABLE", { problem: "hostNotFound", ...d }, { cause: err });
-    if (TLS.test(code)) throw new StorageUserError("UNREACHABLE", { problem: "tls", ...d }, { cause: err });
+    const problem = code === "ENOTFOUND" ? "hostNotFound" : TLS.test(code) ? "tls" : undefined;
+    if (problem) throw new StorageUserError("UNREACHABLE", { problem, ...d }, { cause: err });
     if (NOT_SENT.has(code)) return { kind: "retry", outcome: "unsent", last: d.detail };
     return { kind: "unknown", detail: d.detail, cause: err };
   }

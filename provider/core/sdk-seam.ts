@@ -17,6 +17,7 @@ export const skipped: string[] = [];
 function skip(what: string, why: unknown): undefined {
   const reason = (why instanceof Error ? why.message : String(why)).split("\n")[0];
   const line = `pulumi-storage-user: ${what} skipped: ${reason}`;
+  if (skipped.includes(line)) return undefined;
   skipped.push(line);
   if (process.env.PULUMI_STORAGE_USER_DEBUG) console.error(line);
   return undefined;
@@ -24,11 +25,11 @@ function skip(what: string, why: unknown): undefined {
 const isFunction = (v: unknown): v is (...a: never[]) => unknown => typeof v === "function";
 
 // The SDK's own modules, from the SDK the package resolves (its peer), and that SDK's own gRPC (pnpm does not hoist it).
-let sdkRequire: NodeRequire | null | undefined;
+// Resolved on each call, held by nothing here: Node's module cache keeps what was loaded.
+const sdkPackage = () => require.resolve("@pulumi/pulumi/package.json");
 function fromSdk<T>(what: string, id: string): T | undefined {
   try {
-    sdkRequire ??= createRequire(require.resolve("@pulumi/pulumi/package.json"));
-    return sdkRequire(id) as T;
+    return createRequire(sdkPackage())(id) as T;
   } catch (err) {
     return skip(what, err);
   }
@@ -37,17 +38,11 @@ function fromSdk<T>(what: string, id: string): T | undefined {
 // ---- the program side
 
 type Store = { config?: Record<string, string> };
-let stateModule: { getStore(): Store } | null | undefined;
 /** The SDK's per-run store (runtime/state): one service process runs many stacks' programs, each in a store of its own. */
 export function runStore(): Store | undefined {
-  if (stateModule === undefined) {
-    const m = fromSdk<{ getStore?: unknown }>("the per-run store", "./runtime/state");
-    stateModule =
-      m && isFunction(m.getStore)
-        ? (m as { getStore(): Store })
-        : (m && skip("the per-run store", "no getStore"), null);
-  }
-  return stateModule?.getStore();
+  const m = fromSdk<{ getStore?: () => Store }>("the per-run store", "./runtime/state");
+  if (m && isFunction(m.getStore)) return m.getStore();
+  return m && skip("the per-run store", "no getStore");
 }
 
 const runDirs = new AsyncLocalStorage<string>();
@@ -69,7 +64,7 @@ type Prepare = ((error: Error, frames: NodeJS.CallSite[]) => string) & { trims?:
 /** The SDK's folder, with a separator at its end; a folder no file is in when it cannot be found. */
 function sdkDir(): string {
   try {
-    return path.dirname(require.resolve("@pulumi/pulumi/package.json")) + path.sep;
+    return path.dirname(sdkPackage()) + path.sep;
   } catch (err) {
     skip("telling the SDK's frames", err);
     return "\0";
@@ -224,14 +219,10 @@ export function hookProviderServer(hooks: ProviderHooks): boolean {
   const server = grpc?.Server?.prototype;
   const addService = server?.addService;
   const failed = grpc?.status?.FAILED_PRECONDITION;
-  if (!server || !isFunction(addService) || typeof failed !== "number") {
-    skip(what, "no grpc Server.addService");
-    return false;
-  }
-  if (!isFunction(pb?.CheckResponse) || !isFunction(structs?.Struct?.fromJavaScript)) {
-    skip(what, "no CheckResponse or Struct.fromJavaScript");
-    return false;
-  }
+  if (!server || !isFunction(addService) || typeof failed !== "number")
+    return skip(what, "no grpc Server.addService") ?? false;
+  if (!isFunction(pb?.CheckResponse) || !isFunction(structs?.Struct?.fromJavaScript))
+    return skip(what, "no CheckResponse or Struct.fromJavaScript") ?? false;
   const CheckResponse = pb.CheckResponse as unknown as new () => { setInputs(s: unknown): void };
   const fromJs = structs.Struct.fromJavaScript as (v: Props) => unknown;
   type Request = Props & { getUrn?(): string; getNews?(): { toJavaScript(): Props }; getTimeout?(): number };
@@ -290,10 +281,7 @@ export function askFeaturesOnce(): boolean {
   );
   const client = m?.ResourceMonitorClient?.prototype;
   const ask = client?.supportsFeature;
-  if (!client || !isFunction(ask)) {
-    skip(what, "no ResourceMonitorClient.supportsFeature");
-    return false;
-  }
+  if (!client || !isFunction(ask)) return skip(what, "no ResourceMonitorClient.supportsFeature") ?? false;
   const answers = new Map<string, Promise<unknown[]>>();
   client.supportsFeature = function (req, callback) {
     const answer = answers.get(req.getId()) ?? new Promise<unknown[]>((done) => ask.call(this, req, (...a) => done(a)));
@@ -310,10 +298,8 @@ export function askFeaturesOnce(): boolean {
  */
 export function quietSdkStacks(): boolean {
   const previous = Reflect.get(Error, "prepareStackTrace") as Prepare | undefined;
-  if (previous !== undefined && !isFunction(previous)) {
-    skip("quiet SDK stacks", "prepareStackTrace is set");
-    return false;
-  }
+  if (previous !== undefined && !isFunction(previous))
+    return skip("quiet SDK stacks", "prepareStackTrace is set") ?? false;
   const sdk = sdkDir();
   // Bundled into the plugin binary, the SDK's frames are in the one file this function is in.
   const probe: { stack?: unknown } = {};

@@ -1,7 +1,6 @@
 // The plugin for YAML, Go and Python programs, run from the package (bin/): the program needs no node_modules
 // (pulumi/pulumi#5455). StorageUser is a remote component: Construct registers a custom resource of its type and name
 // that keeps TypeScript's state, and derives the outputs each run (docs/decisions.md "The plugin's state").
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as provider from "@pulumi/pulumi/provider";
@@ -9,11 +8,11 @@ import { createUrn, CustomResource, DependencyResource, ProviderResource } from 
 import { checkConfig, settingKeys, Settings } from "../config";
 import { lifecycle } from "../core/lifecycle";
 import { StorageUserError } from "../messages";
-import { refuseUnsupportedOptions, SUFFIX } from "../arguments";
+import { argNames, refuseUnsupportedOptions, SUFFIX } from "../arguments";
 import { nameFromUrn } from "../identity";
 import { isObject, outputNames, SECRET_SIG } from "../model";
 import { derive, secretOutputs, Stored } from "../derive";
-import { keysInStackFile, plainInFiles } from "../project-file";
+import { keysInStackFile, plainInFiles, readProjectFile } from "../project-file";
 import {
   askFeaturesOnce,
   ConstructExtras,
@@ -45,7 +44,7 @@ function toEngine({ __urn: _urn, [SUFFIX]: _suffix, ...outs }: Props): Props {
 // The plugin runs in the program's directory: the project's, or below it.
 function projectDir(): string {
   for (let d = process.cwd(); ; d = path.dirname(d)) {
-    if (fs.existsSync(path.join(d, "Pulumi.yaml")) || fs.existsSync(path.join(d, "Pulumi.yml"))) return d;
+    if (readProjectFile(d)) return d;
     if (d === path.dirname(d)) return process.cwd();
   }
 }
@@ -179,13 +178,7 @@ const storageUserProvider: provider.Provider = {
     const extras = constructing.getStore();
     const replaceOnChanges = [...(options.replaceOnChanges ?? []), ...(extras?.replaceOnChanges ?? [])];
     refuseUnsupportedOptions(name, { deleteBeforeReplace: extras?.deleteBeforeReplace, replaceOnChanges });
-    const props = {
-      userName: undefined,
-      persistPassword: undefined,
-      connection: undefined,
-      rotateAfter: undefined,
-      ...inputs,
-    };
+    const props = { ...Object.fromEntries(argNames.map((k) => [k, undefined])), ...inputs };
     const { providers, ...rest } = options; // a map here (the SDK's server builds it); a custom resource takes one
     const provider = (providers as Record<string, ProviderResource> | undefined)?.["storage-user"];
     const secret = secretOutputs(extras?.additionalSecretOutputs);
