@@ -25,11 +25,19 @@ function skip(what: string, why: unknown): undefined {
 const isFunction = (v: unknown): v is (...a: never[]) => unknown => typeof v === "function";
 
 // The SDK's own modules, from the SDK the package resolves (its peer), and that SDK's own gRPC (pnpm does not hoist it).
-// Resolved on each call, held by nothing here: Node's module cache keeps what was loaded.
-const sdkPackage = () => require.resolve("@pulumi/pulumi/package.json");
-function fromSdk<T>(what: string, id: string): T | undefined {
+// Found once, as the package loads: which SDK a process resolves does not change while it runs.
+const sdkPackage: string | Error = (() => {
   try {
-    return createRequire(sdkPackage())(id) as T;
+    return require.resolve("@pulumi/pulumi/package.json");
+  } catch (err) {
+    return err as Error;
+  }
+})();
+const sdkRequire = typeof sdkPackage === "string" ? createRequire(sdkPackage) : undefined;
+function fromSdk<T>(what: string, id: string): T | undefined {
+  if (!sdkRequire) return skip(what, sdkPackage);
+  try {
+    return sdkRequire(id) as T;
   } catch (err) {
     return skip(what, err);
   }
@@ -63,12 +71,9 @@ export function keepInlineRunDirs(): void {
 type Prepare = ((error: Error, frames: NodeJS.CallSite[]) => string) & { trims?: true };
 /** The SDK's folder, with a separator at its end; a folder no file is in when it cannot be found. */
 function sdkDir(): string {
-  try {
-    return path.dirname(sdkPackage()) + path.sep;
-  } catch (err) {
-    skip("telling the SDK's frames", err);
-    return "\0";
-  }
+  if (typeof sdkPackage === "string") return path.dirname(sdkPackage) + path.sep;
+  skip("telling the SDK's frames", sdkPackage);
+  return "\0";
 }
 
 /**
