@@ -8,6 +8,7 @@ import { credentialsOf, outputs } from "../../provider/model";
 import { Clock, createUser, newClient } from "../../provider/core/api";
 import { ApiServer, Fault, startApiServer } from "../../server/api-server";
 import { hits, secretsOf, withEncodings } from "../support/secrets";
+import { errorSaid } from "../support/said";
 
 type RecordedFailure = StorageUserError & { id: string; properties: Record<string, unknown>; reasons: string[] };
 type Outs = { account: string; secrets: string };
@@ -315,9 +316,7 @@ describe("created but unusable: recorded under the real Id", () => {
       runtime.update("unconfirmed-1", recorded, { ...recorded, __provider: "new" }),
     );
     expect([err.id, err.properties.__provider]).toEqual(["unconfirmed-1", "new"]);
-    expect(err.message).toBe(
-      "[OUTCOME_UNKNOWN] lost (recorded 2026-01-01T00:00:00Z; not created again on its own): check",
-    );
+    expect(err.message).toBe(errorSaid("OUTCOME_UNKNOWN", { problem: "recorded", ...__failure }));
     const clean = { userName: "x", account: { state: "New", tasks: [] } };
     const updated = await runtime.update("7", { ...clean, __provider: "old" }, { userName: "x", __provider: "new" });
     expect(updated.outs).toEqual(clean);

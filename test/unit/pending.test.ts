@@ -159,7 +159,7 @@ describe("pendingStorageUsers", () => {
     expect(() => pendingStorageUsers(input)).toThrow(
       expect.objectContaining({
         code: "PENDING_INPUT_UNREADABLE",
-        message: expect.stringMatching(/^\[PENDING_INPUT_UNREADABLE\] .*: pass the output of `pulumi stack export`/),
+        details: expect.objectContaining({ problem: "notADeployment" }),
       }),
     );
   });
