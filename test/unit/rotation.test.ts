@@ -23,15 +23,6 @@ function user(ns: "storage" | "storage-user") {
   return l;
 }
 const account = (extra: object = {}) => JSON.stringify({ baseUrl: "https://s.example.com/", tasks: [], ...extra });
-const olds = (extra: object = {}) => ({
-  userName: "app-1a2b3c4",
-  persistPassword: false,
-  rotateAfter: "90d",
-  account: account({ createdAt: new Date(T0).toISOString() }),
-  secrets: "{}",
-  __urn: urn,
-  ...extra,
-});
 const news = (extra: object = {}) => ({
   userName: "app-1a2b3c4",
   persistPassword: false,
@@ -39,6 +30,8 @@ const news = (extra: object = {}) => ({
   __urn: urn,
   ...extra,
 });
+const olds = (extra: object = {}) =>
+  news({ account: account({ createdAt: new Date(T0).toISOString() }), secrets: "{}", ...extra });
 
 test.each<[string, ReturnType<typeof rotationPeriod>]>([
   ["90d", 90 * DAY],
