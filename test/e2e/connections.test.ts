@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../server/api-server";
 import { TestStack } from "../../scripts/stack";
 import { failed, ok } from "../support/cli-project";
-import { errorSaid } from "../support/said";
+import { errorSaid, warningSaid } from "../support/said";
 
 const [tokenA, tokenB] = ["connections-token-a-3f9c1d", "connections-token-b-8e2a7b"];
 let a: ApiServer;
@@ -34,6 +34,7 @@ afterAll(async () => {
 
 const href = (url: string) => new URL(url).href;
 const posts = () => a.createAttempts + b.createAttempts;
+const urnOf = async (name: string) => String((await stack.resources()).find((r) => r.urn.endsWith(`::${name}`))!.urn);
 const setUsers = (list: Array<Record<string, unknown>>) =>
   stack.must(["config", "set", "options:users", JSON.stringify(list)]);
 const outputs = async () =>
@@ -85,14 +86,12 @@ test("the same service under a new address: STORAGE_SERVICE_NEW_ADDRESS=<it> pul
   const renamed = b.url.replace("127.0.0.1", "localhost");
   await setEuUrl(renamed);
   const pv = await stack.preview();
-  expect(pv.output).toContain(`now points at ${href(renamed)}`);
-  expect(pv.output).toContain(`STORAGE_SERVICE_NEW_ADDRESS=${href(renamed)} pulumi up`);
+  const user = { id: String(b.users[0].Id), userName: "c-eu", service: href(b.url), connection: "connection 'eu'" };
+  expect(pv.output).toContain(warningSaid("SERVICE_MOVED", { ...user, now: href(renamed), urn: await urnOf("eu") }));
   ok(await stack.refresh());
   expect((await outputs()).eu.baseUrl).toBe(href(b.url));
   const moved = ok(await stack.up([], { env: { STORAGE_SERVICE_NEW_ADDRESS: renamed } }));
-  expect(moved.output).toContain(
-    `StorageUser 'c-eu' (id ${b.users[0].Id}) is recorded on ${href(renamed)}, where connection 'eu' points, instead of ${href(b.url)}`,
-  );
+  expect(moved.output).toContain(warningSaid("SERVICE_READDRESSED", { ...user, now: href(renamed) }));
   expect((await outputs()).eu).toEqual(expect.objectContaining({ id: String(b.users[0].Id), baseUrl: href(renamed) }));
   expect(posts()).toBe(2); // pointing where the user is recorded ends the warning: the next test's first up
 });
@@ -109,9 +108,11 @@ test("changing a user's connection never moves it: same service, the new name is
   // 'home' to connection 'eu' (service B): it stays on A, said at up (the same check runs at preview).
   await setUsers([{ ...home, connection: "eu" }, eu]);
   const r = ok(await stack.up());
-  expect(r.output).toContain(
-    `StorageUser 'c-home' (id ${a.users[0].Id}) lives on ${href(a.url)}; its connection changes from connection 'alias_a' to connection 'eu'`,
-  );
+  const user = { id: String(a.users[0].Id), userName: "c-home", service: href(a.url), urn: await urnOf("home") };
+  // Connection 'eu' points at service B under the address the test before recorded.
+  const now = href(b.url.replace("127.0.0.1", "localhost"));
+  const change = { from: "connection 'alias_a'", connection: "connection 'eu'", now };
+  expect(r.output).toContain(warningSaid("CONNECTION_CHANGED", { ...user, ...change }));
   expect(posts()).toBe(2);
   expect((await outputs()).home).toEqual(
     expect.objectContaining({ id: String(a.users[0].Id), baseUrl: href(a.url), connection: "eu" }),

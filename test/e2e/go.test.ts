@@ -8,6 +8,7 @@ import { expect, test } from "vitest";
 import { builtCli, nodeBinDir, pins, repoRoot, packageVersion } from "../../scripts/toolchain";
 import { tenantsHarness } from "../support/tenants";
 import { failed, ok } from "../support/cli-project";
+import { errorSaid } from "../support/said";
 
 const h = tenantsHarness("go");
 
@@ -56,15 +57,11 @@ test("a service on another release's SDK, newer or older, is refused; one that s
   let said = "";
   for (const cli of [pins.cli, pins.cliNewest]) {
     const plain = failed(await run("plain onboard plain", cli));
-    expect(plain.output).toContain(
-      "[CONFIG_NOT_SECRET] storage-user:accessToken is set in plain text in the stack configuration (not marked secret)",
-    );
+    expect(plain.output).toContain(h.notSecret);
     said += plain.output + ok(await run("plain offboard plain", cli)).output;
     for (const [version, tenant] of Object.entries({ "9.9.9": "newer", "0.0.1": "older" })) {
       const other = failed(await run(`${version} onboard ${tenant}`, cli));
-      expect(other.output).toContain(
-        `[VERSION_MISMATCH] the program's SDK asks for the storage-user plugin v${version}, but the plugin in plugins.providers is v${packageVersion}`,
-      );
+      expect(other.output).toContain(errorSaid("VERSION_MISMATCH", { wanted: version, running: packageVersion }));
       said += other.output;
     }
   }

@@ -12,6 +12,7 @@ import { pins, repoRoot, packageVersion } from "../../scripts/toolchain";
 import { hits, secretsOf, withEncodings } from "../support/secrets";
 import { tenantsHarness } from "../support/tenants";
 import { failed, ok } from "../support/cli-project";
+import { errorSaid, reasons } from "../support/said";
 
 const h = tenantsHarness("python", () => ({
   ...python(pins.pythonPulumi),
@@ -66,7 +67,7 @@ test("on the lowest pulumi the SDK accepts, the service installs, onboards a ten
   expect(h.api.requests.length - before).toBe(1);
   const user = h.api.users.at(-1)!;
   expect(user.Name).toBe("lowest-storage");
-  expect(r.output).toContain(`[USER_LEFT_STACK] StorageUser '${user.Name}' (id ${user.Id}`);
+  expect(r.output).toContain(h.left(user));
 });
 
 test("every output is secret in the Python program and in the stack outputs exactly where the schema says", async () => {
@@ -128,18 +129,14 @@ test("bad input, a token set without --secret (in the default workspace), and an
   const requests = h.api.requests.length;
   const bad = failed(await service("python ../../variant/bad.py preview bad"));
   expect(bad.output).toContain(
-    `storage-user:index:StorageUser resource 'storage': property userName value { bad-storage} has a problem: must not start or end with whitespace: use "bad-storage"`,
+    `storage-user:index:StorageUser resource 'storage': property userName value { bad-storage} has a problem: ${reasons.userNameSpaces("bad-storage")}`,
   );
   const plain = failed(await service(`${onPath} onboard plain`));
-  expect(plain.output).toContain(
-    "[CONFIG_NOT_SECRET] storage-user:accessToken is set in plain text in the stack configuration (not marked secret)",
-  );
+  expect(plain.output).toContain(h.notSecret);
   const offboard = ok(await service(`${onPath} offboard plain`));
   ok(await service(`pip install --quiet --no-deps ${sdk}`));
   const other = failed(await service("tenants onboard other"));
-  expect(other.output).toContain(
-    `[VERSION_MISMATCH] the program's SDK asks for the storage-user plugin v9.9.9, but the plugin in plugins.providers is v${packageVersion}`,
-  );
+  expect(other.output).toContain(errorSaid("VERSION_MISMATCH", { wanted: "9.9.9", running: packageVersion }));
   expect(h.api.requests.length).toBe(requests);
   h.expectNoTokenInVariantState(
     [/\/tenant-plain\.json$/, /\/tenant-other\.json$/],

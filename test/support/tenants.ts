@@ -9,6 +9,9 @@ import { ApiServer, startApiServer } from "../../server/api-server";
 import { builtCli, nodeBinDir, pins, repoRoot } from "../../scripts/toolchain";
 import { daysLater, ok, packedTarball, run, shBlocks } from "./cli-project";
 import { filesUnder, hits, secretsOf, withEncodings } from "./secrets";
+import { errorSaid, warningSaid } from "./said";
+
+const plainToken = { key: "storage-user:accessToken", env: "STORAGE_ACCESS_TOKEN", path: false };
 
 /** A `pulumi` in `dir` that appends each command line it is given to `dir/argv.log`, then runs the one in `cliDir`. */
 export function argvLoggingCli(dir: string, cliDir: string): string {
@@ -39,6 +42,16 @@ export function tenantsHarness(language: "go" | "python", extraEnv: () => NodeJS
     blocks: (example: string = language) => shBlocks(`examples/${example}/README.md`),
     /** What the README's first block exported, for the commands after it. */
     setup: `export STORAGE_USER_PLUGIN_DIR="$PWD/examples/${language}/plugins/node_modules/pulumi-storage-user/bin" PULUMI_BACKEND_URL="file://$PWD/examples/${language}/state"\n`,
+    /** The plugin's refusal of a token set without --secret. */
+    notSecret: errorSaid("CONFIG_NOT_SECRET", { ...plainToken, where: "not marked secret" }),
+    /** The warning that a user of the service left the stack. */
+    left: (u: { Id: number; Name: string }) =>
+      warningSaid("USER_LEFT_STACK", {
+        id: String(u.Id),
+        userName: u.Name,
+        service: new URL(h.api.url).href,
+        failed: false,
+      }),
     /** Runs a script as a user's shell would. */
     sh: (script: string, extra: NodeJS.ProcessEnv = {}) =>
       run("bash", ["-euo", "pipefail", "-c", script], { cwd: h.work, env: { ...h.env, ...extra } }),
@@ -67,10 +80,7 @@ export function tenantsHarness(language: "go" | "python", extraEnv: () => NodeJS
       expect(handed[1].env.AWS_ACCESS_KEY_ID).toBe(globex.S3Connection.AccessKey);
       expect(handed[2].env).toEqual(handed[0].env);
       expect(handed[3].env.AWS_SECRET_ACCESS_KEY).toBe(rotated.S3Connection.SecretKey);
-      for (const u of [acme, globex, rotated])
-        expect(output).toContain(
-          `[USER_LEFT_STACK] StorageUser '${u.Name}' (id ${u.Id}, on ${new URL(h.api.url).href})`,
-        );
+      for (const u of [acme, globex, rotated]) expect(output).toContain(h.left(u));
       // The token and every credential: nowhere in state, history, backups, the stacks' config, PULUMI_HOME or the
       // service's output (the hand-over went to the file).
       const needles = withEncodings([["the API token", h.token], ...h.api.users.flatMap(secretsOf)]);
@@ -131,12 +141,9 @@ export function tenantsHarness(language: "go" | "python", extraEnv: () => NodeJS
         },
       ]);
       expect(rotated.Name).not.toBe(user.Name);
-      expect(due.output).toContain(
-        `[ROTATION_DUE] StorageUser '${user.Name}' (id ${user.Id}) is 91d old, past its rotateAfter of 90d: it is replaced by a new user with new credentials`,
-      );
-      expect(due.output).toContain(
-        `[USER_LEFT_STACK] StorageUser '${user.Name}' (id ${user.Id}, on ${new URL(h.api.url).href})`,
-      );
+      const old = { id: String(user.Id), userName: user.Name };
+      expect(due.output).toContain(warningSaid("ROTATION_DUE", { ...old, age: "91d", period: "90d" }));
+      expect(due.output).toContain(h.left(user));
       const after = await onboard(91);
       expect([after.sent, after.handed]).toStrictEqual([0, due.handed]);
     },

@@ -23,18 +23,30 @@ const thrown = (f: () => void) => {
   return { code, details };
 };
 
-/** Each shape as the program receives it (objects as JSON text), the message it must name, and the same config as path keys. */
-const shapes: Array<[string, Record<string, string>, string, ConfigMapLike]> = [
+/** Each shape as the program receives it (objects as JSON text), the details of the refusal, and the same config as path keys. */
+const shapes: Array<[string, Record<string, string>, Record<string, unknown>, ConfigMapLike]> = [
   [
     "a misspelt top-level key",
     { "storage:accessTokn": secret },
-    '"storage:accessTokn" is not a setting of pulumi-storage-user, which reads only storage:baseUrl, storage:accessToken and storage:connections (did you mean storage:accessToken?)',
+    {
+      problem: "unknownKeys",
+      keys: ["storage:accessTokn"],
+      known: ["storage:baseUrl", "storage:accessToken", "storage:connections"],
+      path: false,
+      suggest: "storage:accessToken",
+    },
     { "storage:accessTokn": { value: secret } },
   ],
   [
     "a misspelt key in an unused connection",
     { "storage:connections": JSON.stringify({ eu: { baseUrl: "https://eu.example", accesToken: secret } }) },
-    '"storage:connections.eu.accesToken" is not a setting of pulumi-storage-user, which reads only storage:connections.eu.baseUrl and storage:connections.eu.accessToken (did you mean storage:connections.eu.accessToken?)',
+    {
+      problem: "unknownKeys",
+      keys: ["storage:connections.eu.accesToken"],
+      known: ["storage:connections.eu.baseUrl", "storage:connections.eu.accessToken"],
+      path: true,
+      suggest: "storage:connections.eu.accessToken",
+    },
     {
       "storage:connections.eu.baseUrl": { value: "https://eu.example" },
       "storage:connections.eu.accesToken": { value: secret },
@@ -43,31 +55,31 @@ const shapes: Array<[string, Record<string, string>, string, ConfigMapLike]> = [
   [
     "a connection that is a value, not an entry",
     { "storage:connections": JSON.stringify({ eu: secret }) },
-    "storage:connections.eu is not an object with baseUrl and accessToken",
+    { problem: "notAnObject", key: "storage:connections.eu", expected: "an object with baseUrl and accessToken" },
     { "storage:connections.eu": { value: secret } },
   ],
   [
     "a connection name that maps to no environment variable",
     { "storage:connections": JSON.stringify({ "EU-1": { accessToken: secret } }) },
-    'storage:connections has an entry named "EU-1"',
+    { problem: "badConnectionName", key: "storage:connections", name: "EU-1" },
     { "storage:connections.EU-1.accessToken": { value: secret, secret: true } },
   ],
   [
     "a setting of a connection given as an object",
     { "storage:connections": JSON.stringify({ eu: { baseUrl: { x: secret } } }) },
-    "storage:connections.eu.baseUrl is not a single value",
+    { problem: "notAString", key: "storage:connections.eu.baseUrl", secret: false, path: true },
     { "storage:connections.eu.baseUrl.x": { value: secret } },
   ],
   [
     "a top-level setting given as an object",
     { "storage:baseUrl": JSON.stringify({ x: secret }) },
-    "storage:baseUrl is not a single value",
+    { problem: "notAString", key: "storage:baseUrl", secret: false, path: false },
     { "storage:baseUrl.x": { value: secret } },
   ],
   [
     "storage:connections as a plain value",
     { "storage:connections": secret },
-    "storage:connections is not an object of named connections",
+    { problem: "notAnObject", key: "storage:connections", expected: "an object of named connections" },
     { "storage:connections": { value: secret } },
   ],
 ];
@@ -75,15 +87,14 @@ const shapes: Array<[string, Record<string, string>, string, ConfigMapLike]> = [
 describe("checkConfig, the one check", () => {
   test.each(shapes)(
     "%s: [CONFIG_INVALID] naming the key, never the value, as the program and a service give it",
-    (_what, values, named, pathKeys) => {
+    (_what, values, details, pathKeys) => {
       const whole = Object.fromEntries(Object.entries(values).map(([k, value]) => [k, { value }]));
       for (const r of [
         outcome(() => checkConfig({ "storage:baseUrl": "https://api.example", ...values }, never, { project: "app" })),
         outcome(() => checkStorageConfig(whole)),
         outcome(() => checkStorageConfig(pathKeys, { path: true })),
       ]) {
-        expect(r.code).toBe("CONFIG_INVALID");
-        expect(r.message).toContain(named);
+        expect({ code: r.code, details: r.details }).toStrictEqual({ code: "CONFIG_INVALID", details });
         expect(r.message).not.toContain(secret);
       }
     },
@@ -125,15 +136,16 @@ describe("checkConfig, the one check", () => {
   const connectionsValue = (connections: object, secret?: boolean) => ({
     "storage:connections": { value: JSON.stringify(connections), secret },
   });
-  test.each<[string, ConfigMapLike, { path?: boolean }, string]>([
-    ["the token", { "storage:accessToken": { value: secret } }, {}, "storage:accessToken"],
-    ["a connection's token, path key", { [euToken]: { value: secret } }, { path: true }, euToken],
-    ["a connection's token, whole object not secret", connectionsValue({ eu: { accessToken: secret } }), {}, euToken],
-  ])("%s without secret: [CONFIG_NOT_SECRET] with the setAllConfig fix", (_what, config, options, key) => {
+  const top = { key: "storage:accessToken", env: "STORAGE_ACCESS_TOKEN", path: false };
+  const eu = { key: euToken, env: "STORAGE_ACCESS_TOKEN_EU", path: true };
+  test.each<[string, ConfigMapLike, { path?: boolean }, typeof top]>([
+    ["the token", { "storage:accessToken": { value: secret } }, {}, top],
+    ["a connection's token, path key", { [euToken]: { value: secret } }, { path: true }, eu],
+    ["a connection's token, whole object not secret", connectionsValue({ eu: { accessToken: secret } }), {}, eu],
+  ])("%s without secret: [CONFIG_NOT_SECRET] with the setAllConfig fix", (_what, config, options, keys) => {
     const r = outcome(() => checkStorageConfig(config, options));
-    expect(r.code).toBe("CONFIG_NOT_SECRET");
-    expect(r.message).toContain(`${key} is set in plain text`);
-    expect(r.message).toContain("secret: true");
+    const details = { ...keys, where: "the config about to be set", inline: true }; // inline: the setAllConfig fix
+    expect({ code: r.code, details: r.details }).toStrictEqual({ code: "CONFIG_NOT_SECRET", details });
     expect(r.message).not.toContain(secret);
   });
 

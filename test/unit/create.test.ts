@@ -8,6 +8,7 @@ import { credentialsOf, outputs } from "../../provider/model";
 import { Clock, createUser, newClient } from "../../provider/core/api";
 import { ApiServer, Fault, startApiServer } from "../../server/api-server";
 import { hits, secretsOf, withEncodings } from "../support/secrets";
+import { errorSaid } from "../support/said";
 
 type RecordedFailure = StorageUserError & { id: string; properties: Record<string, unknown>; reasons: string[] };
 type Outs = { account: string; secrets: string };
@@ -315,9 +316,7 @@ describe("created but unusable: recorded under the real Id", () => {
       runtime.update("unconfirmed-1", recorded, { ...recorded, __provider: "new" }),
     );
     expect([err.id, err.properties.__provider]).toEqual(["unconfirmed-1", "new"]);
-    expect(err.message).toBe(
-      "[OUTCOME_UNKNOWN] lost (recorded 2026-01-01T00:00:00Z; not created again on its own): check",
-    );
+    expect(err.message).toBe(errorSaid("OUTCOME_UNKNOWN", { problem: "recorded", ...__failure }));
     const clean = { userName: "x", account: { state: "New", tasks: [] } };
     const updated = await runtime.update("7", { ...clean, __provider: "old" }, { userName: "x", __provider: "new" });
     expect(updated.outs).toEqual(clean);
@@ -330,7 +329,8 @@ describe("definite refusals name the fix", () => {
   const fromToken = { source: "storage:accessToken", withScheme: false };
   const root = { source: "storage:baseUrl" };
   const moved = (status: number) => ({ status, location: `${api.url}/storage/users`, source: "storage:baseUrl" });
-  test.each<[string, Fault, string, Record<string, unknown> | (() => Record<string, unknown>)]>([
+  type Refusal = [string, Fault, string, Record<string, unknown> | (() => Record<string, unknown>)];
+  test.each<Refusal>([
     ["401", status(401), "UNAUTHORIZED", { status: 401, apiMessage: "injected 401", ...fromToken }],
     [
       "401 with the API's message",
@@ -339,8 +339,7 @@ describe("definite refusals name the fix", () => {
       { status: 401, apiMessage: "token expired" },
     ],
     ["403", status(403), "UNAUTHORIZED", { status: 403, apiMessage: "injected 403", ...fromToken }],
-    ["404", status(404), "ENDPOINT_NOT_FOUND", { status: 404, ...root }],
-    ["405", status(405), "ENDPOINT_NOT_FOUND", { status: 405, ...root }],
+    ...[404, 405].map((s): Refusal => [String(s), status(s), "ENDPOINT_NOT_FOUND", { status: s, ...root }]),
     ["409", status(409, apiMessage("taken")), "NAME_TAKEN", { apiMessage: "taken" }],
     ["400", status(400, apiMessage("UserName too odd")), "REJECTED", { status: 400, apiMessage: "UserName too odd" }],
     [
@@ -355,9 +354,7 @@ describe("definite refusals name the fix", () => {
       "REJECTED",
       { status: 422, apiMessage: "quota reached" },
     ],
-    ["301", redirect(301), "REDIRECT_REFUSED", () => moved(301)],
-    ["302", redirect(302), "REDIRECT_REFUSED", () => moved(302)],
-    ["303", redirect(303), "REDIRECT_REFUSED", () => moved(303)],
+    ...[301, 302, 303].map((s): Refusal => [String(s), redirect(s), "REDIRECT_REFUSED", () => moved(s)]),
   ])("%s", async (_what, fault, code, details) => {
     const before = { users: api.users.length, attempts: api.createAttempts };
     api.inject(fault);

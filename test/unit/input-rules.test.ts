@@ -7,7 +7,7 @@ import { Settings } from "../../provider/config";
 import { userNameOf } from "../../provider/arguments";
 import { lifecycle } from "../../provider/core/lifecycle";
 import * as runtime from "../../provider/runtime";
-import { errorSaid } from "../support/said";
+import { errorSaid, reasons } from "../support/said";
 
 const PROVIDER = "exports.handler = () => ({});";
 const useConfig = (values: Record<string, string | undefined>) =>
@@ -19,24 +19,27 @@ const long257 = "a".repeat(257);
 
 describe("inputs: check refuses each value, naming the property", () => {
   test.each<[string, Record<string, unknown>, string, string]>([
-    ["empty userName", { userName: "" }, "userName", "must not be empty"],
-    ["whitespace-only userName", { userName: " \t " }, "userName", "must not be whitespace only"],
-    ["trailing space", { userName: "app " }, "userName", 'must not start or end with whitespace: use "app"'],
-    ["userName a number", { userName: 42 }, "userName", "must be a string, got number"],
-    ["userName null", { userName: null }, "userName", "must be a string, got null"],
-    ["userName of 257 characters", { userName: long257 }, "userName", "is 257 characters long"],
-    ["control character", { userName: "app\u0007" }, "userName", "must not contain control characters"],
-    ["newline", { userName: "app\nprod" }, "userName", "must not contain control characters or line breaks"],
-    ["line separator U+2028", { userName: "app\u2028prod" }, "userName", "must not contain control characters"],
-    ['persistPassword "true"', { persistPassword: "true" }, "persistPassword", 'must be true or false, got "true"'],
-    ["persistPassword 1", { userName: "ok-g", persistPassword: 1 }, "persistPassword", "must be true or false, got 1"],
-    ["an unknown argument, its value not echoed", { pasword: "hunter2" }, "pasword", "is not a StorageUser argument"],
+    ["empty userName", { userName: "" }, "userName", reasons.userNameEmpty()],
+    ["whitespace-only userName", { userName: " \t " }, "userName", reasons.userNameBlank()],
+    ["trailing space", { userName: "app " }, "userName", reasons.userNameSpaces("app")],
+    ["userName a number", { userName: 42 }, "userName", reasons.userNameNotString(42)],
+    ["userName null", { userName: null }, "userName", reasons.userNameNotString(null)],
+    ["userName of 257 characters", { userName: long257 }, "userName", reasons.userNameLong(257, 256)],
+    ["control character", { userName: "app\u0007" }, "userName", reasons.userNameControl()],
+    ["newline", { userName: "app\nprod" }, "userName", reasons.userNameControl()],
+    ["line separator U+2028", { userName: "app\u2028prod" }, "userName", reasons.userNameControl()],
+    ['persistPassword "true"', { persistPassword: "true" }, "persistPassword", reasons.notABoolean("true")],
+    ["persistPassword 1", { userName: "ok-g", persistPassword: 1 }, "persistPassword", reasons.notABoolean(1)],
+    [
+      "an unknown argument, its value not echoed",
+      { pasword: "hunter2" },
+      "pasword",
+      reasons.notAnArgument(["userName", "persistPassword", "connection", "rotateAfter"]),
+    ],
   ])("%s", async (_label, args, property, reason) => {
     useConfig({ "storage:baseUrl": "https://storage.example.com" });
     const { failures } = await runtime.check({}, { ...args, __provider: PROVIDER });
-    expect(failures).toHaveLength(1);
-    expect(failures![0].property).toBe(property);
-    expect(failures![0].reason).toContain(reason);
+    expect(failures).toStrictEqual([{ property, reason }]);
     expect(JSON.stringify(failures)).not.toContain("hunter2");
   });
 

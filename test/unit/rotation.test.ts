@@ -6,6 +6,8 @@ import { Settings } from "../../provider/config";
 import { rotationPeriod, UNKNOWN } from "../../provider/arguments";
 import { lifecycle } from "../../provider/core/lifecycle";
 import type { Clock } from "../../provider/core/api";
+import type { ErrorArgs } from "../../provider/messages";
+import { errorSaid, warningSaid } from "../support/said";
 
 const DAY = 86_400_000;
 const T0 = Date.parse("2026-01-10T08:00:00.000Z");
@@ -21,15 +23,6 @@ function user(ns: "storage" | "storage-user") {
   return l;
 }
 const account = (extra: object = {}) => JSON.stringify({ baseUrl: "https://s.example.com/", tasks: [], ...extra });
-const olds = (extra: object = {}) => ({
-  userName: "app-1a2b3c4",
-  persistPassword: false,
-  rotateAfter: "90d",
-  account: account({ createdAt: new Date(T0).toISOString() }),
-  secrets: "{}",
-  __urn: urn,
-  ...extra,
-});
 const news = (extra: object = {}) => ({
   userName: "app-1a2b3c4",
   persistPassword: false,
@@ -37,6 +30,8 @@ const news = (extra: object = {}) => ({
   __urn: urn,
   ...extra,
 });
+const olds = (extra: object = {}) =>
+  news({ account: account({ createdAt: new Date(T0).toISOString() }), secrets: "{}", ...extra });
 
 test.each<[string, ReturnType<typeof rotationPeriod>]>([
   ["90d", 90 * DAY],
@@ -67,39 +62,24 @@ describe.each(["storage", "storage-user"] as const)("%s: check", (ns) => {
   const reason = async (raw: object) =>
     (await l.check({}, { __urn: urn, __nameAtUp: true, ...raw })).failures?.map((f) => [f.property, f.reason]);
 
-  test.each<[string, object, string]>([
-    [
-      "a text that is no duration",
-      { rotateAfter: "90 days" },
-      `StorageUser 'app' has rotateAfter "90 days", which is not a duration: write whole numbers with units w (weeks), d (days), h (hours) or m (minutes), e.g. rotateAfter: "90d" or "1d12h"`,
-    ],
-    [
-      "a number",
-      { rotateAfter: 90 },
-      `StorageUser 'app' has rotateAfter "90", which is not a duration: write whole numbers with units w (weeks), d (days), h (hours) or m (minutes), e.g. rotateAfter: "90d" or "1d12h"`,
-    ],
-    [
-      "zero",
-      { rotateAfter: "0d" },
-      `StorageUser 'app' has rotateAfter "0d", which is not a positive period: give a period longer than zero, e.g. rotateAfter: "90d", or leave rotateAfter out to rotate only on replacementTrigger`,
-    ],
-    [
-      "negative",
-      { rotateAfter: "-5d" },
-      `StorageUser 'app' has rotateAfter "-5d", which is not a positive period: give a period longer than zero, e.g. rotateAfter: "90d", or leave rotateAfter out to rotate only on replacementTrigger`,
-    ],
+  const name = "app";
+  test.each<[string, object, ErrorArgs<"ROTATION_INVALID">[1]]>([
+    ["a text that is no duration", { rotateAfter: "90 days" }, { problem: "notADuration", name, text: "90 days" }],
+    ["a number", { rotateAfter: 90 }, { problem: "notADuration", name, text: "90" }],
+    ["zero", { rotateAfter: "0d" }, { problem: "notPositive", name, text: "0d" }],
+    ["negative", { rotateAfter: "-5d" }, { problem: "notPositive", name, text: "-5d" }],
     [
       "too large for a date",
       { rotateAfter: "99999999999d" },
-      `StorageUser 'app' has rotateAfter "99999999999d", which reaches past the last date a clock can show: give a period of at most 100000000d, e.g. rotateAfter: "365d", or leave rotateAfter out`,
+      { problem: "tooLarge", name, text: "99999999999d", maxDays: 100_000_000 },
     ],
     [
       "with a given userName",
       { rotateAfter: "90d", userName: "app-prod" },
-      `StorageUser 'app' sets both rotateAfter and userName 'app-prod': each rotation creates the new user while the old one still exists, and the service refuses a name that is taken: leave userName out so each rotation gets a new generated name, or drop rotateAfter and rotate with replacementTrigger`,
+      { problem: "givenUserName", name, userName: "app-prod" },
     ],
-  ])("refuses %s with [ROTATION_INVALID]", async (_label, raw, text) => {
-    expect(await reason(raw)).toStrictEqual([["rotateAfter", `[ROTATION_INVALID] ${text}`]]);
+  ])("refuses %s with [ROTATION_INVALID]", async (_label, raw, details) => {
+    expect(await reason(raw)).toStrictEqual([["rotateAfter", errorSaid("ROTATION_INVALID", details)]]);
   });
 
   test("passes a period, a value not known yet, and a generated name kept from the last up", async () => {
@@ -130,7 +110,7 @@ describe.each(["storage", "storage-user"] as const)("%s: diff and update over th
     const said = warnings.mock.calls.map(([text]) => String(text).replace(/^warning: \[(\w+)\].*/, "$1"));
     expect(said).toStrictEqual(["ROTATION_DUE", "REPLACE_LEAVES_USER"]);
     expect(warnings.mock.calls[0][0]).toBe(
-      "warning: [ROTATION_DUE] StorageUser 'app-1a2b3c4' (id 7) is 92d3h old, past its rotateAfter of 90d: it is replaced by a new user with new credentials",
+      `warning: ${warningSaid("ROTATION_DUE", { id: "7", userName: "app-1a2b3c4", age: "92d3h", period: "90d" })}`,
     );
   });
 

@@ -11,6 +11,7 @@ import { RunResult, TestStack } from "../../../scripts/stack";
 import { installConsumer } from "../../../scripts/consumer";
 import { yamlPath } from "../../../scripts/yaml-program";
 import { failed, Lang, ok, userType } from "../../support/cli-project";
+import { errorSaid } from "../../support/said";
 
 type Spec = Record<string, unknown> & { name: string };
 const token = "options-token-" + Math.random().toString(36).slice(2, 10);
@@ -137,14 +138,14 @@ afterAll(async () => {
 
 describe("each option from TypeScript and from YAML", () => {
   test.each([
-    [{ deleteBeforeReplace: true }, "deleteBeforeReplace, which cannot work here"],
-    [{ replaceOnChanges: ["*"] }, 'replaceOnChanges: ["*"], which cannot work here'],
-  ])("%j is refused at preview with the same [INVALID_INPUT], before any request", async (option, text) => {
+    [{ deleteBeforeReplace: true }, "deleteBeforeReplace"],
+    [{ replaceOnChanges: ["*"] }, 'replaceOnChanges: ["*"]'],
+  ] as const)("%j is refused at preview with the same [INVALID_INPUT], before any request", async (option, name) => {
     await program([...base, { name: "refused", userName: "opt-refused", ...option }]);
     const r = await both((lang) => stacks[lang].preview());
     for (const lang of langs) {
       expect(failed(r[lang]).output, lang).toContain(
-        `[INVALID_INPUT] StorageUser 'refused' sets the resource option ${text}`,
+        errorSaid("INVALID_INPUT", { problem: "unsupportedOption", name: "refused", option: name }),
       );
       expect(api[lang].requests, lang).toHaveLength(0);
     }

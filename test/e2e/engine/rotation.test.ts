@@ -11,6 +11,7 @@ import { ApiServer, startApiServer } from "../../../server/api-server";
 import { repoRoot, TestStack } from "../../../scripts/stack";
 import { hits, secretsOf, withEncodings } from "../../support/secrets";
 import { daysLater as clock, failed, FAKETIME_LIB, Lang, ok, userType, usersStack } from "../../support/cli-project";
+import { errorSaid, warningSaid } from "../../support/said";
 
 const daysLater = (days: number) => ({ env: clock(days) });
 const token = "rotation-token-5d0e2a";
@@ -73,9 +74,7 @@ describe.each<Lang>(["TypeScript", "YAML"])("%s: a user with rotateAfter: 90d", 
   test("past it, preview names the rotation and why; up creates one new user with new credentials, which the application's stack picks up; the next up sends nothing", async () => {
     const old = await user();
     const pv = ok(await stack.preview([], daysLater(91)));
-    expect(pv.output).toContain(
-      `warning: [ROTATION_DUE] StorageUser '${old.userName}' (id ${old.id}) is 91d old, past its rotateAfter of 90d: it is replaced by a new user with new credentials`,
-    );
+    expect(pv.output).toContain(`warning: ${warningSaid("ROTATION_DUE", { ...old, age: "91d", period: "90d" })}`);
     expect(pv.output).toMatch(/1 to replace/);
     expect(api.createAttempts).toBe(1);
 
@@ -86,7 +85,7 @@ describe.each<Lang>(["TypeScript", "YAML"])("%s: a user with rotateAfter: 90d", 
     expect([rotated.userName === old.userName, rotated.id === old.id]).toStrictEqual([false, false]);
     expect(s3Secret(rotated.userName)).not.toBe(s3Secret(old.userName));
     expect(up.output).toContain(
-      `[USER_LEFT_STACK] StorageUser '${old.userName}' (id ${old.id}, on ${new URL(api.url).href}) left the stack`,
+      warningSaid("USER_LEFT_STACK", { ...old, service: new URL(api.url).href, failed: false }),
     );
 
     // The application's stack picks the new credentials up at its next up.
@@ -112,9 +111,8 @@ describe.each<Lang>(["TypeScript", "YAML"])("%s: a user with rotateAfter: 90d", 
     });
     try {
       const r = failed(await named.preview());
-      expect(r.output).toContain(
-        "[ROTATION_INVALID] StorageUser 'rotn-0' sets both rotateAfter and userName 'rotn-0': each rotation creates the new user while the old one still exists, and the service refuses a name that is taken",
-      );
+      const details = { problem: "givenUserName", name: "rotn-0", userName: "rotn-0" } as const;
+      expect(r.output).toContain(errorSaid("ROTATION_INVALID", details));
       expect(api.createAttempts).toBe(2);
     } finally {
       await named.dispose();

@@ -129,9 +129,7 @@ test.skipIf(onNewestCli)(
     const pv = ok(await stack.preview(["--diff"]));
     expect(pv.output).toMatch(/1 to update/);
     expect(pv.output).not.toMatch(/to replace/);
-    expect(pv.output).toContain(
-      `StorageUser 'upgraded' (id ${before.id}) was recorded by pulumi-storage-user 0.1.x: the next pulumi up rewrites its state in the 0.2 shape`,
-    );
+    expect(pv.output).toContain(warningSaid("STATE_UPGRADE", { id: before.id, userName: "upgraded" }));
     const up = ok(await stack.up());
     expect(up.output).toMatch(/1 updated/);
     const [after] = await stack.resources(undefined, true);
@@ -158,8 +156,9 @@ test.skipIf(onNewestCli)(
     for (const s of secretsOf(after)) expect(stack.stateFileText()).not.toContain(s);
     expect((await stack.outputs()).userId).toBe(Number(before.id));
     const refresh = ok(await stack.refresh());
+    const recorded = { id: before.id, userName: "upgraded", now: service() };
     expect(refresh.output).toContain(
-      `StorageUser 'upgraded' (id ${before.id}) had no recorded service (created by 0.1.x): recorded as ${service()}`,
+      warningSaid("SERVICE_RECORDED", { ...recorded, connection: "the default connection (storage:baseUrl)" }),
     );
     const [refreshed] = await stack.resources(undefined, true);
     expect(JSON.parse(refreshed.outputs.account).baseUrl).toBe(service());
