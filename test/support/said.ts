@@ -20,3 +20,14 @@ export const warningSaid = <C extends StorageUserWarningCode>(code: C, details: 
 export const reasons = messages.reasons;
 /** The error's `[CODE] what happened`, without what to do: for a message whose advice depends on more than the test sets. */
 export const errorWhat = (...args: ErrorArgs): string => `[${args[0]}] ${errorText(...args).what}`;
+/** A detail the test cannot know (a temporary path): {@link errorMatching} lets anything stand there. */
+export const unknown = "\u0000";
+/** The error's whole message as a pattern, each {@link unknown} detail matching any text. */
+export const errorMatching = (...args: ErrorArgs): RegExp =>
+  new RegExp(
+    `^${errorSaid(...args)
+      .split(unknown)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+    "s",
+  );
