@@ -10,8 +10,9 @@
  * Variants: StorageUser (programs/storage-users), the engine floor (programs/noop-users: a no-op
  * dynamic resource, same inputs, waits the same latency), and at 200 raw undici
  * (programs/raw-undici: the bare POST in a dynamic provider, same outputs and secret); the plugin
- * path: a YAML program through the package's plugin and the YAML floor (programs/noop-plugin), with
- * the plugin's start-up per start and per command (README.md).
+ * path: a YAML program through the release's plugin binary, installed as its users install it
+ * (./workspace.ts installedPlugin), and the YAML floor (programs/noop-plugin), with the plugin's
+ * start-up per start and per command (README.md).
  * With BENCH_VS=<package root>, that build (e.g. a released version) runs programs/storage-users
  * too, in the same pairs: the one way to compare two versions, since runs apart differ in load.
  * Figures are medians of the per-pair ratios. Writes bench/work/summary.json and the results
@@ -25,10 +26,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startApiServer } from "../server/api-server";
 import { cliVersion, repoRoot, TestStack } from "../scripts/stack";
+import { seaNode } from "../scripts/plugin-binary";
 import { nodeBinDir, userPath } from "../scripts/toolchain";
 import { yamlPath, yamlUsersText } from "../scripts/yaml-program";
 import { meterCli, readCpu } from "./cpu";
-import { workspace } from "./workspace";
+import { declarePlugin, installedPlugin, workspace } from "./workspace";
 
 /** Two sizes: the smaller one also runs raw undici; state per user is the difference between them. */
 const SIZES = (process.env.BENCH_SIZES ?? "200,400").split(",").map(Number);
@@ -101,6 +103,8 @@ const median = (xs: number[]) => {
 };
 const r2 = (x: number) => Math.round(x * 100) / 100;
 const load = () => os.loadavg().map(r2);
+const nodeVersion = (major?: string) =>
+  execFileSync(path.join(nodeBinDir(major), "node"), ["--version"], { encoding: "utf8" }).trim();
 const log = (msg: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
 async function timed(stack: TestStack, op: Op, n: number): Promise<{ seconds: number; cpu: number }> {
@@ -136,10 +140,9 @@ async function pluginStart(file: string): Promise<number> {
  * How often the engine starts the package's plugin in one `preview` and one `up` (2 creates) of a
  * YAML program: through a wrapper that logs each start, untimed.
  */
-async function startsPerCommand(ws: ReturnType<typeof workspace>, url: string, token: string) {
+async function startsPerCommand(ws: ReturnType<typeof workspace>, real: string, url: string, token: string) {
   const dir = ws.program("starts");
   const [log, wrapper] = [path.join(dir, "starts.log"), path.join(dir, "wrap", "pulumi-resource-storage-user")];
-  const real = ws.program("node_modules/pulumi-storage-user/bin/pulumi-resource-storage-user");
   fs.mkdirSync(path.dirname(wrapper), { recursive: true });
   fs.writeFileSync(wrapper, `#!/bin/sh\necho start >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
   const prefix = `starts-${randomBytes(2).toString("hex")}`;
@@ -167,6 +170,7 @@ async function main() {
   const ws = workspace("run");
   const vsWs = VS ? workspace("vs", VS) : undefined;
   meterCli();
+  const plugin = await installedPlugin(ws.dir);
   const token = randomBytes(16).toString("hex");
   const api = await startApiServer({ token, latencyMs: LATENCY_MS });
   const env = { STORAGE_API_URL: api.url, STORAGE_ACCESS_TOKEN: token };
@@ -177,7 +181,7 @@ async function main() {
   const starts: StartSample[] = [];
   let pluginStarts: { preview: number; up: number } | undefined;
   const plugins = {
-    yaml: ws.program("node_modules/pulumi-storage-user/bin/pulumi-resource-storage-user"),
+    yaml: plugin.binary,
     yamlFloor: ws.program("noop-plugin/pulumi-resource-psu-noop"),
   };
   try {
@@ -204,16 +208,17 @@ async function main() {
             const floor = v === "yamlFloor";
             const text = yamlUsersText({
               ...{ count: n, prefix, resource: "u", project: "psu-bench", noop: floor ? NOOP : undefined },
-              plugin: floor ? "../noop-plugin" : "../node_modules/pulumi-storage-user/bin",
+              plugin: floor ? "../noop-plugin" : false,
             });
             fs.mkdirSync(dir, { recursive: true });
             fs.writeFileSync(path.join(dir, "Pulumi.yaml"), text);
-            // The same config for both YAML variants: the plugin's settings, the token secret.
+            if (!floor) declarePlugin(dir, plugin.version);
+            // The same config and PULUMI_HOME (where the binary is installed) for both YAML variants.
             return TestStack.create({
               programDir: dir,
               config: { "storage-user:baseUrl": api.url },
               secrets: { "storage-user:accessToken": token },
-              env: { PATH: yamlPath(), PSU_NOOP_LATENCY_MS: String(LATENCY_MS) },
+              env: { PATH: yamlPath(), PSU_NOOP_LATENCY_MS: String(LATENCY_MS), PULUMI_HOME: plugin.home },
             });
           }
           const config: Record<string, string> = {
@@ -268,7 +273,7 @@ async function main() {
         }
       }
     }
-    pluginStarts = await startsPerCommand(ws, api.url, token);
+    pluginStarts = await startsPerCommand(ws, plugin.binary, api.url, token);
   } finally {
     await api.close();
   }
@@ -355,16 +360,20 @@ function report(run: {
     ["yaml", "floor"],
     ["yamlFloor", "floor"],
   ];
+  // Issue 60's bound: the plugin path's `up` and no-change preview no slower than the TypeScript path's.
+  const yamlTargets: Partial<Record<Op, number>> = { preview: 1, up: 1 };
   for (const op of ["preview", "up", "upNoChange", "upNoCheckpoints"] as Op[]) {
     for (const n of SIZES) {
       for (const [a, b] of pairs) {
+        const t = a === "yaml" && b === "ours" ? yamlTargets[op] : undefined;
         row(
           `${opNames[op]} of ${n}: ${names[a]} vs ${names[b]}`,
           `${med(n, op, a)} s`,
           `${med(n, op, b)} s`,
           shown(n, op, a, b),
           cpuRatio(n, op, a, b),
-          "",
+          t ? `≤ ${t.toFixed(2)}×` : "",
+          t ? ratio(n, op, a, b) <= t : undefined,
         );
       }
     }
@@ -385,7 +394,7 @@ function report(run: {
       `plugin start-up per ${op === "up" ? "`pulumi up`" : "`pulumi preview`"} of a YAML program: ${k} starts (the YAML host's, for the schema; then the engine's, the provider) × the start-up above`,
       `${Math.round(k * startMs("yaml"))} ms`,
       `${Math.round(k * startMs("yamlFloor"))} ms`,
-      `+${Math.round(k * (startMs("yaml") - startMs("yamlFloor")))} ms`,
+      `${k * startMs("yaml") >= k * startMs("yamlFloor") ? "+" : "−"}${Math.abs(Math.round(k * (startMs("yaml") - startMs("yamlFloor"))))} ms`,
       "",
       "",
     );
@@ -412,15 +421,19 @@ function report(run: {
       ["yaml", "floor"],
       ["ours", "floor"],
       ["yamlFloor", "floor"],
-    ] as const)
+    ] as const) {
+      // Issue 60's bound: a user's state on the plugin path at most 1.10× the TypeScript path's.
+      const t = a === "yaml" && b === "ours" ? 1.1 : undefined;
       row(
         `state bytes / users at ${n}: ${names[a]} vs ${names[b]}`,
         `${at(a)} B`,
         `${at(b)} B`,
         `${r2(at(a) / at(b))}×`,
         "",
-        "",
+        t ? `≤ ${t.toFixed(2)}×` : "",
+        t ? at(a) / at(b) <= t : undefined,
       );
+    }
   }
   // Bytes per user need two sizes; a run of one size (BENCH_SIZES=200) reports the rest.
   if (LARGE !== undefined) {
@@ -441,7 +454,7 @@ function report(run: {
       `${ours} B`,
       `${r2(yaml / ours)}×`,
       "",
-      "≤ 1.1×",
+      "≤ 1.10×",
       yaml / ours <= 1.1,
     );
   }
@@ -455,7 +468,7 @@ function report(run: {
           `Compared in the same pairs with the build in \`${VS}\` (BENCH_VS, version ${(JSON.parse(fs.readFileSync(path.join(VS, "package.json"), "utf8")) as { version: string }).version}).`,
         ]
       : []),
-    `Command: \`${VS ? `BENCH_VS=${VS} ` : ""}${process.env.BENCH_SIZES ? `BENCH_SIZES=${process.env.BENCH_SIZES} ` : ""}${process.env.BENCH_PACKAGE ? `BENCH_PACKAGE=${path.relative(repoRoot, process.env.BENCH_PACKAGE)} ` : ""}${process.env.BENCH_ROUNDS ? `BENCH_ROUNDS=${ROUNDS} ` : ""}npm run bench\`. Settings: API latency ${LATENCY_MS} ms, \`--parallel ${PARALLEL}\`, pulumi ${cliVersion()}, program and plugin on Node ${execFileSync(path.join(nodeBinDir(), "node"), ["--version"], { encoding: "utf8" }).trim()}.`,
+    `Command: \`${VS ? `BENCH_VS=${VS} ` : ""}${process.env.BENCH_SIZES ? `BENCH_SIZES=${process.env.BENCH_SIZES} ` : ""}${process.env.BENCH_PACKAGE ? `BENCH_PACKAGE=${path.relative(repoRoot, process.env.BENCH_PACKAGE)} ` : ""}${process.env.BENCH_ROUNDS ? `BENCH_ROUNDS=${ROUNDS} ` : ""}npm run bench\`. Settings: API latency ${LATENCY_MS} ms, \`--parallel ${PARALLEL}\`, pulumi ${cliVersion()}, program and dynamic-provider plugin on Node ${nodeVersion()}; YAML StorageUser's plugin the release's binary (Node ${nodeVersion(seaNode)} inside), installed with \`pulumi plugin install --file\`.`,
     `Machine: nproc ${os.availableParallelism()} (${cpus[0]?.model}), ${r2(os.totalmem() / 2 ** 30)} GiB memory. Load average (1/5/15 min) ${run.loadAtStart.join(" / ")} at the start, ${run.loadAtEnd.join(" / ")} at the end; 1-min load around the pairs ${Math.min(...loads)}–${Math.max(...loads)}.`,
     `1-min load before → after each pair, in run order: ${samples.map((s) => `${s.op} ${s.n}: ${s.load.before[0]} → ${s.load.after[0]}`).join("; ")}.`,
   ];

@@ -1,7 +1,7 @@
 /**
  * What a user's state holds on each path, and where an `up`'s CPU goes (issue 55): N StorageUsers
- * from TypeScript (bench/programs/storage-users) and from YAML through the package's plugin, with
- * the bench's floors. `node dist/bench/plugin-state.js [N] [rounds] [paths]` (default 100, 1,
+ * from TypeScript (bench/programs/storage-users) and from YAML through the release's plugin binary,
+ * installed as the bench installs it (./workspace.ts installedPlugin), with the bench's floors. `node dist/bench/plugin-state.js [N] [rounds] [paths]` (default 100, 1,
  * ts,tsFloor,yaml,yamlFloor; the CLI gets this process's environment, e.g. PULUMI_DISABLE_SECRET_CACHE):
  *
  * 1. State bytes per user, by part: each top-level field of a resource, each input and each output,
@@ -18,7 +18,7 @@ import * as path from "node:path";
 import { startApiServer } from "../server/api-server";
 import { repoRoot, TestStack } from "../scripts/stack";
 import { yamlPath, yamlUsersText } from "../scripts/yaml-program";
-import { workspace } from "./workspace";
+import { declarePlugin, installedPlugin, workspace } from "./workspace";
 
 const N = Number(process.argv[2] ?? 100);
 const ROUNDS = Number(process.argv[3] ?? 1);
@@ -119,6 +119,7 @@ function breakdown(checkpoint: Json, plain: Json[], isUser: (r: Json) => boolean
 
 async function main() {
   const ws = workspace("plugin-state");
+  const plugin = PATHS.includes("yaml") ? await installedPlugin(ws.dir) : undefined;
   const token = randomBytes(16).toString("hex");
   const api = await startApiServer({ token, latencyMs: LATENCY_MS });
   const results: Json[] = [];
@@ -134,14 +135,20 @@ async function main() {
         ...(floor
           ? { noop: ["psu-noop", "psu-noop:index:NoopUser"] as [string, string], plugin: "../noop-plugin" }
           : {}),
-        ...(floor ? {} : { plugin: "../node_modules/pulumi-storage-user/bin" }),
+        ...(floor ? {} : { plugin: false as const }),
       });
       fs.writeFileSync(path.join(dir, "Pulumi.yaml"), text);
+      if (!floor) declarePlugin(dir, plugin!.version);
       return TestStack.create({
         programDir: dir,
         config: { "storage-user:baseUrl": api.url },
         secrets: { "storage-user:accessToken": token },
-        env: { ...env, PATH: yamlPath(), PSU_NOOP_LATENCY_MS: String(LATENCY_MS) },
+        env: {
+          ...env,
+          PATH: yamlPath(),
+          PSU_NOOP_LATENCY_MS: String(LATENCY_MS),
+          ...(plugin ? { PULUMI_HOME: plugin.home } : {}),
+        },
       });
     }
     return TestStack.create({

@@ -35,8 +35,11 @@ export interface YamlUsers {
   /** Resources are `<resource><i>` (default `<prefix>-<i>`), in project `project` (default yaml-users). */
   resource?: string;
   project?: string;
-  /** The plugin's directory, relative to the program (default `plugins/`, where docs/yaml.md installs the package). */
-  plugin?: string;
+  /**
+   * The plugin's directory, relative to the program (default `plugins/`, where docs/yaml.md installs the package);
+   * `false`: no `plugins` block, the plugin being installed (`pulumi plugin install`) as a release's users install it.
+   */
+  plugin?: string | false;
   /** Another plugin's resource type instead (the bench's floor): [plugin name, type token]. */
   noop?: [string, string];
 }
@@ -55,7 +58,8 @@ export function yamlUsersText(o: YamlUsers): string {
   const outputs = o.rotateAfter
     ? `outputs:\n  credentials:\n${names.map((n) => `    ${n}:\n      env: \${${n}.env}\n`).join("")}`
     : "";
-  return `name: ${o.project ?? "yaml-users"}\nruntime: yaml\nplugins:\n  providers:\n    - name: ${name}\n      path: ${plugin}\nresources:\n${resources.join("")}${outputs}`;
+  const plugins = plugin === false ? "" : `plugins:\n  providers:\n    - name: ${name}\n      path: ${plugin}\n`;
+  return `name: ${o.project ?? "yaml-users"}\nruntime: yaml\n${plugins}resources:\n${resources.join("")}${outputs}`;
 }
 
 /**
