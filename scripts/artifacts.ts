@@ -56,6 +56,8 @@ if (fs.existsSync(out) && fs.readdirSync(out).length > 0) {
 fs.mkdirSync(out, { recursive: true });
 const build = buildVersion();
 const { semver: version, python: pyVersion, go: goVersion } = build;
+// The plugin's version (archive, YAML declaration, SDKs' requests) leaves out the build metadata, as its schema does.
+const pluginVersion = version.replace(/\+.*/, "");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "psu-artifacts-"));
 const src = path.join(tmp, "src");
 const modulePath = /^module (\S+)/m.exec(fs.readFileSync(path.join(repoRoot, "sdk/go/go.mod"), "utf8"))![1];
@@ -81,11 +83,15 @@ async function make(): Promise<void> {
   run("npx", ["tsc", "-p", "tsconfig.json"], src);
   // The SDKs of this build, made from the schema the binary serves: its version, and the release's download URL.
   run("bash", ["tools/sdkgen/generate.sh", ...(pluginUrl ? ["--plugin-url", pluginUrl] : [])], src);
-  const pyproject = /^\s*version = "([^"]+)"/m.exec(
-    fs.readFileSync(path.join(src, "sdk/python/pyproject.toml"), "utf8"),
-  )![1];
-  if (pyproject !== pyVersion)
-    throw new Error(`the Python SDK's generator spells ${version} ${pyproject}, not ${pyVersion}`);
+  // The generator spells the plugin's version in PEP 440; the package's own names the commit too (a local label).
+  const pyproject = path.join(src, "sdk/python/pyproject.toml");
+  const spelt = /^\s*version = "([^"]+)"/m.exec(fs.readFileSync(pyproject, "utf8"))![1];
+  if (spelt !== pyVersion.replace(/\+.*/, ""))
+    throw new Error(`the Python SDK's generator spells ${pluginVersion} ${spelt}, not as ${pyVersion}`);
+  fs.writeFileSync(
+    pyproject,
+    fs.readFileSync(pyproject, "utf8").replace(`version = "${spelt}"`, `version = "${pyVersion}"`),
+  );
   // The sdist first, then the wheel built from it, as `build` does by default: the sdist is proven
   // whole. The wheel's timestamps are the commit's, so the same commit gives the same wheel.
   const committed = new Date(run("git", ["log", "-1", "--format=%cI"]));
@@ -113,7 +119,7 @@ async function make(): Promise<void> {
     [
       "packageDeclarationVersion: 1",
       `name: ${pluginName}`,
-      `version: ${version}`,
+      `version: ${pluginVersion}`,
       ...(pluginUrl ? [`downloadUrl: ${pluginUrl}`] : []),
       "",
     ].join("\n"),
@@ -136,9 +142,9 @@ async function makeBinary(committed: Date): Promise<void> {
     node: path.join(nodeBinDir(seaNode), "node"),
     workDir: path.join(tmp, "binary"),
   });
-  archive(built.binary, path.join(out, archiveName(version)), committed);
+  archive(built.binary, path.join(out, archiveName(pluginVersion)), committed);
   step(
-    `plugin binary: ${(built.binaryBytes / 1e6).toFixed(1)} MB (bundle ${(built.bundleBytes / 1e6).toFixed(1)} MB, ${built.ms.bundle} ms; SEA ${built.ms.sea} ms), ${archiveName(version)}`,
+    `plugin binary: ${(built.binaryBytes / 1e6).toFixed(1)} MB (bundle ${(built.bundleBytes / 1e6).toFixed(1)} MB, ${built.ms.bundle} ms; SEA ${built.ms.sea} ms), ${archiveName(pluginVersion)}`,
   );
 }
 
@@ -275,10 +281,10 @@ function checkGo(): void {
  * Node.js on PATH.
  */
 async function checkBinary(): Promise<void> {
-  const archived = path.join(out, archiveName(version));
+  const archived = path.join(out, archiveName(pluginVersion));
   const listed = run("tar", ["-tzf", archived]);
   if (listed !== binaryName)
-    throw new Error(`${archiveName(version)} holds ${JSON.stringify(listed)}, not ${binaryName} alone`);
+    throw new Error(`${archiveName(pluginVersion)} holds ${JSON.stringify(listed)}, not ${binaryName} alone`);
   const unpacked = path.join(tmp, "unpacked");
   fs.mkdirSync(unpacked);
   run("tar", ["-xzf", archived, "-C", unpacked]);
@@ -302,7 +308,7 @@ async function checkBinary(): Promise<void> {
     env: { PATH },
   });
   try {
-    await stack.must(["plugin", "install", "resource", pluginName, version, "--file", archived]);
+    await stack.must(["plugin", "install", "resource", pluginName, pluginVersion, "--file", archived]);
     const preview = await stack.preview();
     if (preview.code !== 0 || !/\+ 2 to create/.test(preview.output) || api.requests.length !== 0)
       throw new Error(`pulumi preview through the installed binary:\n${preview.output}`);
@@ -323,12 +329,12 @@ function releaseReadme(): string {
     : "This release was made without `--plugin-url`: it carries no download URL, so install the plugin from this folder on each machine that runs `pulumi` (or point `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES` at a server of this folder):";
   const dev = build.release
     ? ""
-    : `A build of commit ${build.commit.slice(0, 12)}${build.dirty ? " with uncommitted changes" : ""}, not a release: each file names it as a pre-release of the next version, so no two commits' builds share a version.\n\n`;
+    : `A build of commit ${build.commit.slice(0, 12)}${build.dirty ? " with uncommitted changes" : ""}, not a release: a pre-release of the next version, whose packages name the commit. The plugin is ${pluginVersion}, without the commit: Pulumi's Python SDK asks for its plugin so.\n\n`;
   return `# pulumi-storage-user ${version}
 
 ${dev}| File | What it is |
 |---|---|
-| \`${archiveName(version)}\` | The provider plugin for Go, Python and YAML programs: one executable, \`${binaryName}\`, with Node.js inside (linux-amd64; no Node.js needed on the machine). |
+| \`${archiveName(pluginVersion)}\` | The provider plugin for Go, Python and YAML programs: one executable, \`${binaryName}\`, with Node.js inside (linux-amd64; no Node.js needed on the machine). |
 | \`${wheel}\`, \`pulumi_storage_user-${pyVersion}.tar.gz\` | The Python SDK (wheel and sdist), version ${pyVersion}. |
 | \`go/\` | The Go SDK, \`${modulePath}\` ${goVersion}, laid out as a Go module proxy. |
 | \`${pluginName}.yaml\` | Pulumi YAML's package declaration: name, version${pluginUrl ? " and download URL" : ""} of the plugin. |
@@ -340,7 +346,7 @@ ${dev}| File | What it is |
 ${plugin}
 
 \`\`\`sh
-pulumi plugin install resource ${pluginName} ${version} --file ${archiveName(version)}
+pulumi plugin install resource ${pluginName} ${pluginVersion} --file ${archiveName(pluginVersion)}
 \`\`\`
 
 ## Python

@@ -19,8 +19,9 @@ import { yamlHostDir, yamlPath } from "../../scripts/yaml-program";
 import { ok, run } from "../support/cli-project";
 import { filesUnder, hits, secretsOf, withEncodings } from "../support/secrets";
 
-// The build's versions (npm and the plugin, Python, Go): the release's on its commit, a pre-release elsewhere.
-const { semver: v, python: py, go } = buildVersion();
+// The build's versions (npm, Python, Go): the release's on its commit, a pre-release elsewhere.
+const { semver, python: py, go } = buildVersion();
+const v = semver.replace(/\+.*/, ""); // the plugin's, without the commit (docs/decisions.md)
 const out = fs.mkdtempSync(path.join(os.tmpdir(), "psu-release-"));
 const archive = path.join(out, archiveName(v));
 /** The release server: the folder's files by name, each GET recorded. */
@@ -64,7 +65,7 @@ test("npm run artifacts writes each artifact of the version, SHA256SUMS last, an
     "SHA256SUMS",
     ...["list", `${go}.info`, `${go}.mod`, `${go}.zip`].map((f) => at + f),
     archiveName(v),
-    `pulumi-storage-user-${v}.tgz`,
+    `pulumi-storage-user-${semver}.tgz`,
     `pulumi_storage_user-${py}-py3-none-any.whl`,
     `pulumi_storage_user-${py}.tar.gz`,
     "storage-user.yaml",
@@ -201,7 +202,7 @@ test("a YAML project made for 0.6.0 (plugins.providers to the npm package's bin/
     expect(withoutProvider(after)).toStrictEqual(withoutProvider(before));
     expect([before[0].provider, after[0].provider]).toStrictEqual([
       expect.stringMatching(/::pulumi:providers:storage-user::default::/),
-      expect.stringContaining(`::pulumi:providers:storage-user::default_${v.replace(/\./g, "_")}_http_/127.0.0.1_`),
+      expect.stringContaining(`::pulumi:providers:storage-user::default_${v.replace(/[.-]/g, "_")}_http_/127.0.0.1_`),
     ]);
   } finally {
     await stack.dispose();
