@@ -1,7 +1,10 @@
 /**
- * `npm run artifacts -- --out <dir> [--plugin-url <url>]`: a release's artifacts for the version in package.json, each
- * made by the tool made for it, from a copy of the tracked files, so the clone is left as it was
- * (pip builds inside its source folder, npm pack rewrites package.json for a moment). Then each is
+ * `npm run artifacts -- --out <dir> [--plugin-url <url>]`: the artifacts of the commit checked out, each made by the
+ * tool made for it, from a copy of the tracked files, so the clone is left as it was (pip builds inside its source
+ * folder, npm pack rewrites package.json for a moment). They carry the build's version (scripts/version.ts): the
+ * release's on the commit that releases it, elsewhere a pre-release of the next version naming the commit, set in the
+ * copy's package.json before anything is built, so the npm package, the plugin binary, the SDKs and the YAML
+ * declaration all name it. Then each is
  * installed from <dir> alone in a temp folder and used, and SHA256SUMS is written last, naming only
  * what passed (docs/development.md "Releases"). `--plugin-url`: where the engine downloads the plugin
  * binary from, carried by the binary's schema, the Go and Python SDKs and the YAML package declaration;
@@ -18,7 +21,8 @@ import { archive, archiveName, binaryName, buildBinary, pathWithoutNode, pluginN
 import { yamlHostDir } from "./yaml-program";
 import { randomSecret } from "../server/tokens";
 import { TestStack } from "./stack";
-import { builtCli, cacheDir, nodeBinDir, packageVersion as version, pins, repoRoot } from "./toolchain";
+import { builtCli, cacheDir, nodeBinDir, pins, repoRoot } from "./toolchain";
+import { buildVersion } from "./version";
 
 /** Runs a command quietly; its standard error is shown only when it fails. */
 function run(cmd: string, args: string[], cwd = repoRoot, env: NodeJS.ProcessEnv = process.env): string {
@@ -50,6 +54,10 @@ if (fs.existsSync(out) && fs.readdirSync(out).length > 0) {
   process.exit(2);
 }
 fs.mkdirSync(out, { recursive: true });
+const build = buildVersion();
+const { semver: version, python: pyVersion, go: goVersion } = build;
+// The plugin's version (archive, YAML declaration, SDKs' requests) leaves out the build metadata, as its schema does.
+const pluginVersion = version.replace(/\+.*/, "");
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "psu-artifacts-"));
 const src = path.join(tmp, "src");
 const modulePath = /^module (\S+)/m.exec(fs.readFileSync(path.join(repoRoot, "sdk/go/go.mod"), "utf8"))![1];
@@ -67,12 +75,23 @@ async function make(): Promise<void> {
     fs.cpSync(path.join(repoRoot, file), path.join(src, file), { verbatimSymlinks: true });
   }
   fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(src, "node_modules")); // prepack's tsc
+  const pkg = JSON.parse(fs.readFileSync(path.join(src, "package.json"), "utf8")) as { version: string };
+  fs.writeFileSync(path.join(src, "package.json"), `${JSON.stringify({ ...pkg, version }, null, 2)}\n`);
   run("npm", ["pack", "--silent", "--pack-destination", out], src);
   step(`npm pack: ${path.basename(tarball)}`);
   // The whole tree built in the copy: the binary's entry is in scripts/, which the package's own build leaves out.
   run("npx", ["tsc", "-p", "tsconfig.json"], src);
-  // The SDKs of this release, made from the schema the binary serves: with the release's download URL.
-  if (pluginUrl) run("bash", ["tools/sdkgen/generate.sh", "--plugin-url", pluginUrl], src);
+  // The SDKs of this build, made from the schema the binary serves: its version, and the release's download URL.
+  run("bash", ["tools/sdkgen/generate.sh", ...(pluginUrl ? ["--plugin-url", pluginUrl] : [])], src);
+  // The generator spells the plugin's version in PEP 440; the package's own names the commit too (a local label).
+  const pyproject = path.join(src, "sdk/python/pyproject.toml");
+  const spelt = /^\s*version = "([^"]+)"/m.exec(fs.readFileSync(pyproject, "utf8"))![1];
+  if (spelt !== pyVersion.replace(/\+.*/, ""))
+    throw new Error(`the Python SDK's generator spells ${pluginVersion} ${spelt}, not as ${pyVersion}`);
+  fs.writeFileSync(
+    pyproject,
+    fs.readFileSync(pyproject, "utf8").replace(`version = "${spelt}"`, `version = "${pyVersion}"`),
+  );
   // The sdist first, then the wheel built from it, as `build` does by default: the sdist is proven
   // whole. The wheel's timestamps are the commit's, so the same commit gives the same wheel.
   const committed = new Date(run("git", ["log", "-1", "--format=%cI"]));
@@ -88,11 +107,11 @@ async function make(): Promise<void> {
   const time = committed.toISOString().replace(/\.\d+Z$/, "Z");
   run(lastLine(run("bash", ["tools/modzip/build.sh"])), [
     path.join(src, "sdk/go"),
-    `v${version}`,
+    goVersion,
     time,
     path.join(out, "go"),
   ]);
-  step(`Go module ${modulePath} v${version}`);
+  step(`Go module ${modulePath} ${goVersion}`);
   // YAML's package declaration (a "package lock file" the YAML host finds in the project's folders): the plugin's
   // name, version and download URL, so a program needs no `plugins` block.
   fs.writeFileSync(
@@ -100,7 +119,7 @@ async function make(): Promise<void> {
     [
       "packageDeclarationVersion: 1",
       `name: ${pluginName}`,
-      `version: ${version}`,
+      `version: ${pluginVersion}`,
       ...(pluginUrl ? [`downloadUrl: ${pluginUrl}`] : []),
       "",
     ].join("\n"),
@@ -123,9 +142,9 @@ async function makeBinary(committed: Date): Promise<void> {
     node: path.join(nodeBinDir(seaNode), "node"),
     workDir: path.join(tmp, "binary"),
   });
-  archive(built.binary, path.join(out, archiveName(version)), committed);
+  archive(built.binary, path.join(out, archiveName(pluginVersion)), committed);
   step(
-    `plugin binary: ${(built.binaryBytes / 1e6).toFixed(1)} MB (bundle ${(built.bundleBytes / 1e6).toFixed(1)} MB, ${built.ms.bundle} ms; SEA ${built.ms.sea} ms), ${archiveName(version)}`,
+    `plugin binary: ${(built.binaryBytes / 1e6).toFixed(1)} MB (bundle ${(built.bundleBytes / 1e6).toFixed(1)} MB, ${built.ms.bundle} ms; SEA ${built.ms.sea} ms), ${archiveName(pluginVersion)}`,
   );
 }
 
@@ -145,7 +164,8 @@ function writeSums(): void {
 
 /** The tarball in a new npm project, next to @pulumi/pulumi, and a `pulumi preview` of a program on it against the local API. */
 async function checkNpm(): Promise<void> {
-  run("npm", ["publish", "--dry-run", "--silent", tarball], tmp);
+  // npm publishes a pre-release only under a dist-tag other than `latest`.
+  run("npm", ["publish", "--dry-run", "--silent", ...(build.release ? [] : ["--tag", "dev"]), tarball], tmp);
   const dir = path.join(tmp, "npm");
   fs.mkdirSync(dir);
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "artifacts-check", private: true }));
@@ -191,14 +211,14 @@ function checkPython(): void {
     out,
     "--find-links",
     pulumiWheels,
-    `pulumi_storage_user==${version}`,
+    `pulumi_storage_user==${pyVersion}`,
   ]);
   const program = path.join(tmp, "check.py");
   fs.writeFileSync(
     program,
     [
       "import importlib.metadata, pulumi_storage_user as su",
-      `assert importlib.metadata.version("pulumi_storage_user") == "${version}"`,
+      `assert importlib.metadata.version("pulumi_storage_user") == "${pyVersion}"`,
       'assert su.StorageUserArgs(user_name="app-prod").user_name == "app-prod"',
       "",
     ].join("\n"),
@@ -216,10 +236,10 @@ function checkPython(): void {
 function checkGo(): void {
   const dir = path.join(tmp, "go");
   fs.mkdirSync(dir);
-  const goVersion = /^go (\S+)/m.exec(fs.readFileSync(path.join(repoRoot, "sdk/go/go.mod"), "utf8"))![1];
+  const goDirective = /^go (\S+)/m.exec(fs.readFileSync(path.join(repoRoot, "sdk/go/go.mod"), "utf8"))![1];
   fs.writeFileSync(
     path.join(dir, "go.mod"),
-    `module artifactscheck\n\ngo ${goVersion}\n\nrequire ${modulePath} v${version}\n`,
+    `module artifactscheck\n\ngo ${goDirective}\n\nrequire ${modulePath} ${goVersion}\n`,
   );
   fs.writeFileSync(
     path.join(dir, "main.go"),
@@ -261,10 +281,10 @@ function checkGo(): void {
  * Node.js on PATH.
  */
 async function checkBinary(): Promise<void> {
-  const archived = path.join(out, archiveName(version));
+  const archived = path.join(out, archiveName(pluginVersion));
   const listed = run("tar", ["-tzf", archived]);
   if (listed !== binaryName)
-    throw new Error(`${archiveName(version)} holds ${JSON.stringify(listed)}, not ${binaryName} alone`);
+    throw new Error(`${archiveName(pluginVersion)} holds ${JSON.stringify(listed)}, not ${binaryName} alone`);
   const unpacked = path.join(tmp, "unpacked");
   fs.mkdirSync(unpacked);
   run("tar", ["-xzf", archived, "-C", unpacked]);
@@ -288,7 +308,7 @@ async function checkBinary(): Promise<void> {
     env: { PATH },
   });
   try {
-    await stack.must(["plugin", "install", "resource", pluginName, version, "--file", archived]);
+    await stack.must(["plugin", "install", "resource", pluginName, pluginVersion, "--file", archived]);
     const preview = await stack.preview();
     if (preview.code !== 0 || !/\+ 2 to create/.test(preview.output) || api.requests.length !== 0)
       throw new Error(`pulumi preview through the installed binary:\n${preview.output}`);
@@ -303,17 +323,20 @@ async function checkBinary(): Promise<void> {
 
 /** The release folder's README.md: what each file is and how each team installs it. */
 function releaseReadme(): string {
-  const wheel = `pulumi_storage_user-${version}-py3-none-any.whl`;
+  const wheel = `pulumi_storage_user-${pyVersion}-py3-none-any.whl`;
   const plugin = pluginUrl
     ? `The engine downloads the plugin itself from ${pluginUrl} (the URL this release was made with, carried by the Go and Python SDKs and ${pluginName}.yaml), when a program first uses StorageUser. Offline, or from this folder:`
     : "This release was made without `--plugin-url`: it carries no download URL, so install the plugin from this folder on each machine that runs `pulumi` (or point `PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES` at a server of this folder):";
+  const dev = build.release
+    ? ""
+    : `A build of commit ${build.commit.slice(0, 12)}${build.dirty ? " with uncommitted changes" : ""}, not a release: a pre-release of the next version, whose packages name the commit. The plugin is ${pluginVersion}, without the commit: Pulumi's Python SDK asks for its plugin so.\n\n`;
   return `# pulumi-storage-user ${version}
 
-| File | What it is |
+${dev}| File | What it is |
 |---|---|
-| \`${archiveName(version)}\` | The provider plugin for Go, Python and YAML programs: one executable, \`${binaryName}\`, with Node.js inside (linux-amd64; no Node.js needed on the machine). |
-| \`${wheel}\`, \`pulumi_storage_user-${version}.tar.gz\` | The Python SDK (wheel and sdist). |
-| \`go/\` | The Go SDK, \`${modulePath}\` v${version}, laid out as a Go module proxy. |
+| \`${archiveName(pluginVersion)}\` | The provider plugin for Go, Python and YAML programs: one executable, \`${binaryName}\`, with Node.js inside (linux-amd64; no Node.js needed on the machine). |
+| \`${wheel}\`, \`pulumi_storage_user-${pyVersion}.tar.gz\` | The Python SDK (wheel and sdist), version ${pyVersion}. |
+| \`go/\` | The Go SDK, \`${modulePath}\` ${goVersion}, laid out as a Go module proxy. |
 | \`${pluginName}.yaml\` | Pulumi YAML's package declaration: name, version${pluginUrl ? " and download URL" : ""} of the plugin. |
 | \`pulumi-storage-user-${version}.tgz\` | The npm package: TypeScript programs, the Automation API, and 0.6.0's \`plugins.providers\` route. |
 | \`SHA256SUMS\` | The SHA-256 of each file, written after each was installed from this folder and used. |
@@ -323,13 +346,13 @@ function releaseReadme(): string {
 ${plugin}
 
 \`\`\`sh
-pulumi plugin install resource ${pluginName} ${version} --file ${archiveName(version)}
+pulumi plugin install resource ${pluginName} ${pluginVersion} --file ${archiveName(pluginVersion)}
 \`\`\`
 
 ## Python
 
 \`\`\`sh
-pip install --find-links <this folder> pulumi_storage_user==${version}   # or from your own package index
+pip install --find-links <this folder> "pulumi_storage_user==${pyVersion}"   # or from your own package index
 \`\`\`
 
 ## Go
@@ -338,7 +361,7 @@ A private release: the module is in no public proxy or checksum database.
 
 \`\`\`sh
 export GOPROXY=file://<this folder>/go,https://proxy.golang.org GONOSUMDB=${modulePath} GOFLAGS=-mod=mod
-go get ${modulePath}@v${version}
+go get ${modulePath}@${goVersion}
 \`\`\`
 
 ## YAML

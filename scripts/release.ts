@@ -227,7 +227,7 @@ export function release(version: string, root: string = repoRoot, log: (line: st
     }
     log(git("log", "--oneline", "-2"));
     log(
-      `released ${version}: tags v${version} and sdk/go/v${version} on ${commit.slice(0, 7)}; its artifacts: npm run artifacts -- --out <dir>`,
+      `released ${version}: tags v${version} and sdk/go/v${version} on ${commit.slice(0, 7)}; its artifacts: git checkout v${version} && npm run artifacts -- --out <dir>`,
     );
   } finally {
     try {

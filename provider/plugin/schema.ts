@@ -52,8 +52,8 @@ export const typeToken = TYPES.pluginUser;
 export const schema = {
   name: "storage-user",
   displayName: "StorageUser",
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- package.json is outside rootDir for import
-  version: (require("pulumi-storage-user/package.json") as { version: string }).version,
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- package.json is outside rootDir for import; a dev build's +<sha> left out, as Pulumi's Python SDK asks for none (docs/decisions.md)
+  version: (require("pulumi-storage-user/package.json") as { version: string }).version.replace(/\+.*/, ""),
   description:
     "StorageUser creates an object-storage user and hands its Swift, S3 and FTP credentials over as secret outputs.",
   license: "Apache-2.0",

@@ -12,12 +12,16 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { ApiServer, startApiServer } from "../../server/api-server";
 import { archiveName, binaryName, pathWithoutNode } from "../../scripts/plugin-binary";
 import { TestStack } from "../../scripts/stack";
-import { builtCli, cacheDir, pins, packageVersion as v, repoRoot } from "../../scripts/toolchain";
+import { builtCli, cacheDir, pins, repoRoot } from "../../scripts/toolchain";
+import { buildVersion } from "../../scripts/version";
 import { installConsumer } from "../../scripts/consumer";
 import { yamlHostDir, yamlPath } from "../../scripts/yaml-program";
 import { ok, run } from "../support/cli-project";
 import { filesUnder, hits, secretsOf, withEncodings } from "../support/secrets";
 
+// The build's versions (npm, Python, Go): the release's on its commit, a pre-release elsewhere.
+const { semver, python: py, go } = buildVersion();
+const v = semver.replace(/\+.*/, ""); // the plugin's, without the commit (docs/decisions.md)
 const out = fs.mkdtempSync(path.join(os.tmpdir(), "psu-release-"));
 const archive = path.join(out, archiveName(v));
 /** The release server: the folder's files by name, each GET recorded. */
@@ -59,11 +63,11 @@ test("npm run artifacts writes each artifact of the version, SHA256SUMS last, an
   expect(files.sort()).toStrictEqual([
     "README.md",
     "SHA256SUMS",
-    ...["list", `v${v}.info`, `v${v}.mod`, `v${v}.zip`].map((f) => at + f),
+    ...["list", `${go}.info`, `${go}.mod`, `${go}.zip`].map((f) => at + f),
     archiveName(v),
-    `pulumi-storage-user-${v}.tgz`,
-    `pulumi_storage_user-${v}-py3-none-any.whl`,
-    `pulumi_storage_user-${v}.tar.gz`,
+    `pulumi-storage-user-${semver}.tgz`,
+    `pulumi_storage_user-${py}-py3-none-any.whl`,
+    `pulumi_storage_user-${py}.tar.gz`,
     "storage-user.yaml",
   ]);
   const checked = execFileSync("sha256sum", ["--check", "--strict", "SHA256SUMS"], { cwd: out, encoding: "utf8" });
@@ -73,8 +77,8 @@ test("npm run artifacts writes each artifact of the version, SHA256SUMS last, an
   expect(files.filter((f) => fs.statSync(path.join(out, f)).mtimeMs > sums)).toStrictEqual([]);
   expect([
     fs.readFileSync(path.join(out, at, "list"), "utf8"),
-    fs.readFileSync(path.join(out, at, `v${v}.mod`), "utf8"),
-  ]).toStrictEqual([`v${v}\n`, fs.readFileSync(path.join(repoRoot, "sdk/go/go.mod"), "utf8")]);
+    fs.readFileSync(path.join(out, at, `${go}.mod`), "utf8"),
+  ]).toStrictEqual([`${go}\n`, fs.readFileSync(path.join(repoRoot, "sdk/go/go.mod"), "utf8")]);
   // The archive: the executable alone, native; the SDKs and the YAML declaration carry the release's URL.
   expect(execFileSync("tar", ["-tzf", archive], { encoding: "utf8" })).toBe(`${binaryName}\n`);
   const unpacked = fs.mkdtempSync(path.join(os.tmpdir(), "psu-unpacked-"));
@@ -86,15 +90,15 @@ test("npm run artifacts writes each artifact of the version, SHA256SUMS last, an
   const plugin = { resource: true, name: "storage-user", version: v, server: url };
   const wheel = execFileSync(
     "unzip",
-    ["-p", path.join(out, `pulumi_storage_user-${v}-py3-none-any.whl`), "pulumi_storage_user/pulumi-plugin.json"],
+    ["-p", path.join(out, `pulumi_storage_user-${py}-py3-none-any.whl`), "pulumi_storage_user/pulumi-plugin.json"],
     { encoding: "utf8" },
   );
   const goZip = execFileSync(
     "unzip",
     [
       "-p",
-      path.join(out, at, `v${v}.zip`),
-      `github.com/pulumi-storage-user/pulumi-storage-user/sdk/go@v${v}/storageuser/pulumi-plugin.json`,
+      path.join(out, at, `${go}.zip`),
+      `github.com/pulumi-storage-user/pulumi-storage-user/sdk/go@${go}/storageuser/pulumi-plugin.json`,
     ],
     { encoding: "utf8" },
   );
@@ -198,7 +202,7 @@ test("a YAML project made for 0.6.0 (plugins.providers to the npm package's bin/
     expect(withoutProvider(after)).toStrictEqual(withoutProvider(before));
     expect([before[0].provider, after[0].provider]).toStrictEqual([
       expect.stringMatching(/::pulumi:providers:storage-user::default::/),
-      expect.stringContaining(`::pulumi:providers:storage-user::default_${v.replace(/\./g, "_")}_http_/127.0.0.1_`),
+      expect.stringContaining(`::pulumi:providers:storage-user::default_${v.replace(/[.-]/g, "_")}_http_/127.0.0.1_`),
     ]);
   } finally {
     await stack.dispose();
@@ -273,7 +277,7 @@ test("a Python service (Automation API, the release's wheel) with no plugins blo
     execFileSync("python3", ["-m", "venv", venv]);
     execFileSync(path.join(venv, "bin/pip"), [
       ...["install", "--quiet", "--no-index", "--find-links", out, "--find-links", pulumiWheels],
-      `pulumi_storage_user==${v}`,
+      `pulumi_storage_user==${py}`,
     ]);
     await serviceRuns("python", [
       path.join(venv, "bin/python"),
@@ -293,7 +297,7 @@ test("a Go service (Automation API, the module through GOPROXY=file://) with no 
       .readFileSync(path.join(repoRoot, "examples/go/go.mod"), "utf8")
       .replace(/^module tenants$/m, "module releaseservice")
       .replace(/^(\/\/.*\n)?replace .*\n/m, "")
-      .replace(`${modulePath} v0.0.0-00010101000000-000000000000`, `${modulePath} v${v}`);
+      .replace(`${modulePath} v0.0.0-00010101000000-000000000000`, `${modulePath} ${go}`);
     fs.writeFileSync(path.join(dir, "go.mod"), goMod);
     fs.copyFileSync(path.join(repoRoot, "examples/go/go.sum"), path.join(dir, "go.sum"));
     fs.copyFileSync(path.join(repoRoot, "test/programs/release/main.go"), path.join(dir, "main.go"));

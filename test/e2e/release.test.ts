@@ -128,8 +128,61 @@ test("a release: refused on a side branch, refused for an unnamed removed export
   );
 
   // The version module: 0.99.0 at the release commit only; the commit after it builds as a pre-release of 0.99.1.
-  const after = buildVersion(clone);
-  expect(after).toMatchObject({ release: false, semver: `0.99.1-dev.1+${git("rev-parse", "--short=12", "HEAD")}` });
+  const sha = git("rev-parse", "--short=12", "HEAD");
+  expect(buildVersion(clone)).toMatchObject({ release: false, semver: `0.99.1-dev.1+${sha}` });
+  // `npm run artifacts` there: every artifact names that pre-release, none 0.99.0.
+  const out = path.join(tmp, "out");
+  const artifacts = npm("run", "artifacts", "--", "--out", out);
+  expect(artifacts.status, artifacts.output).toBe(0);
+  const time = execFileSync("git", ["log", "-1", "--format=%cd", "--date=format-local:%Y%m%d%H%M%S"], {
+    cwd: clone,
+    env: { ...env, TZ: "UTC" },
+    encoding: "utf8",
+  }).trim();
+  const [go, at] = [`v0.99.1-0.${time}-${sha}`, "go/github.com/pulumi-storage-user/pulumi-storage-user/sdk/go/@v/"];
+  const [wheel, tgz, binary] = [
+    `pulumi_storage_user-0.99.1.dev1+${sha}-py3-none-any.whl`,
+    `pulumi-storage-user-${"0.99.1"}-dev.1+${sha}.tgz`, // spelt so `npm run release` leaves it be
+    "pulumi-resource-storage-user-v0.99.1-dev.1-linux-amd64.tar.gz",
+  ];
+  const files = (fs.readdirSync(out, { recursive: true }) as string[]).filter((f) =>
+    fs.statSync(path.join(out, f)).isFile(),
+  );
+  expect(files.sort()).toStrictEqual([
+    "README.md",
+    "SHA256SUMS",
+    ...["list", `${go}.info`, `${go}.mod`, `${go}.zip`].map((f) => at + f),
+    binary,
+    tgz,
+    wheel,
+    `pulumi_storage_user-0.99.1.dev1+${sha}.tar.gz`,
+    "storage-user.yaml",
+  ]);
+  const read = (cmd: string, ...args: string[]) => execFileSync(cmd, args, { cwd: out, encoding: "utf8" });
+  const text = (file: string) => fs.readFileSync(path.join(out, file), "utf8");
+  const dir = path.join(tmp, "binary");
+  fs.mkdirSync(dir);
+  read("tar", "-xzf", binary, "-C", dir);
+  const bundle = fs.readFileSync(path.join(dir, "pulumi-resource-storage-user"));
+  expect([
+    (JSON.parse(read("tar", "-xzOf", tgz, "package/package.json")) as { version: string }).version,
+    /^Version: (.*)$/m.exec(
+      read("unzip", "-p", wheel, `pulumi_storage_user-0.99.1.dev1+${sha}.dist-info/METADATA`),
+    )?.[1],
+    (JSON.parse(text(`${at}${go}.info`)) as { Version: string }).Version,
+    (JSON.parse(read("unzip", "-p", wheel, "pulumi_storage_user/pulumi-plugin.json")) as { version: string }).version,
+    text("storage-user.yaml"),
+    [bundle.includes('"0.99.1-dev.1"'), bundle.includes('"0.99.0"')],
+    files.filter((f) => /(README\.md|SHA256SUMS|\.yaml|list|\.info)$/.test(f) && text(f).includes("0.99.0")),
+  ]).toStrictEqual([
+    `0.99.1-dev.1+${sha}`,
+    `0.99.1.dev1+${sha}`,
+    go,
+    "0.99.1-dev.1",
+    "packageDeclarationVersion: 1\nname: storage-user\nversion: 0.99.1-dev.1\n",
+    [true, false],
+    [],
+  ]);
   git("checkout", "--quiet", "v0.99.0");
   expect(buildVersion(clone)).toStrictEqual({
     release: true,
