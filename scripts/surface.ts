@@ -390,7 +390,7 @@ export function pythonChanges(before: string, after: string): Change[] {
  */
 export function namedIn(notes: string, change: Change, exportedNames: Set<string> = new Set()): boolean {
   const segments = change.name.split(".");
-  const candidates = [segments.slice(-2).join(".")];
+  const candidates = [change.name, segments.slice(-2).join(".")];
   if (segments.length > 2 && !exportedNames.has(segments[0])) candidates.push(segments.at(-1)!);
   return candidates.some((c) =>
     new RegExp(`(?<![\\w$.])${c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w$])`).test(notes),

@@ -118,18 +118,19 @@ test("upgrade notes name a change by its name or its last two segments as a word
     [...exported].filter((n) => ["StackLike", "StorageUser", "messages", "Outputs"].includes(n)).sort(),
   ).toStrictEqual(["StackLike", "StorageUser"]);
   const notes =
-    "- `StackLike.workspace` needs `projectSettings`. `[CONFIG_INVALID]`'s details. Go: `GetStorageUser` is gone; Python `Credentials.ftp`.";
+    "- `StackLike.workspace` needs `projectSettings`. `[CONFIG_INVALID]`'s details. Go: `GetStorageUser` is gone; Python `Credentials.ftp`. `messages.warnings.ROTATION_DUE` changed.";
   const named = (surface: string, name: string) => namedIn(notes, { surface, name, what: "removed" }, exported);
   expect([
     named("pulumi-storage-user/automation", "StackLike.workspace"),
     named("pulumi-storage-user", "messages.errors.CONFIG_INVALID"),
     named("Go", "GetStorageUser"),
     named("Python", "outputs.Credentials.ftp"),
+    named("pulumi-storage-user", "messages.warnings.ROTATION_DUE"),
     // Not named: another member of a named type, a type named only as part of a longer name, an
     // exported type's member by its last segment alone.
     named("pulumi-storage-user/automation", "StackLike.name"),
     named("Go", "StorageUser"),
     named("pulumi-storage-user", "StorageUser.x.projectSettings"),
     named("Go", "Storage"),
-  ]).toStrictEqual([true, true, true, true, false, false, false, false]);
+  ]).toStrictEqual([true, true, true, true, true, false, false, false, false]);
 });
