@@ -62,6 +62,13 @@ test("a release: refused on a side branch, refused for an unnamed removed export
     path.join(clone, "releases.json"),
     `${JSON.stringify({ ...releases, "0.98.0": { commit: git("rev-parse", "HEAD") } }, null, 2)}\n`,
   );
+  // Just after a real release [Unreleased] is empty, and a release refuses that first: the clone's has a change.
+  const changelog = path.join(clone, "CHANGELOG.md");
+  const notes = fs.readFileSync(changelog, "utf8");
+  fs.writeFileSync(
+    changelog,
+    notes.replace("## [Unreleased]\n", "## [Unreleased]\n\n### Changed\n- The test's release.\n"),
+  );
   git("commit", "--quiet", "-am", "a release 0.98.0 at the commit before");
   const base = git("rev-parse", "HEAD");
 
