@@ -219,6 +219,9 @@ describe("one user refused beside one created", () => {
       { name: "good", userName: "opt-good" },
       { name: "bad", userName: "opt-bad", connection: "other" },
     ]);
+    // The refusal comes once `good`'s create is under way: after a failure the engine starts no new step, so a
+    // refusal that beat `good`'s registration would leave it uncreated, as the engine means it to (CI saw it once).
+    other.setLatency(3000);
     up = await both((lang) => stacks[lang].up());
   });
 
